@@ -1,0 +1,94 @@
+#include "animkit/core/registry.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+
+namespace animkit {
+
+const char* to_string(Finding::Level level) {
+  switch (level) {
+    case Finding::Level::kError: return "error";
+    case Finding::Level::kWarning: return "warning";
+    case Finding::Level::kInfo: return "info";
+  }
+  return "?";
+}
+
+void Registry::add(Engine engine) { engines_.push_back(std::move(engine)); }
+
+const Engine* Registry::engine(const std::string& name) const {
+  for (const Engine& e : engines_) {
+    if (e.name == name) return &e;
+  }
+  return nullptr;
+}
+
+const Format* Registry::format(const std::string& name) const {
+  for (const Engine& e : engines_) {
+    for (const Format& f : e.formats) {
+      if (f.name == name) return &f;
+    }
+  }
+  return nullptr;
+}
+
+const Format* Registry::detect(const std::filesystem::path& path, Bytes head) const {
+  for (const Engine& e : engines_) {
+    for (const Format& f : e.formats) {
+      if (f.sniff && f.sniff(path, head)) return &f;
+    }
+  }
+  return nullptr;
+}
+
+std::unique_ptr<Document> Registry::open(const std::filesystem::path& path,
+                                         const Options& options, const Format** used) const {
+  const std::vector<uint8_t> bytes = read_file(path);
+  const Format* f = nullptr;
+  if (auto it = options.find("format"); it != options.end() && !it->second.empty()) {
+    f = format(it->second);
+    if (!f) throw Error(fmt::format("unknown format '{}'", it->second), std::nullopt, path.string());
+  } else {
+    f = detect(path, bytes);
+    if (!f) throw Error("not a format animkit recognises", std::nullopt, path.string());
+  }
+  if (used) *used = f;
+  try {
+    return f->open(path, bytes, options);
+  } catch (const Error& e) {
+    throw e.with_file(path.string());
+  }
+}
+
+std::vector<uint8_t> read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("cannot open the file", std::nullopt, path.string());
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw Error("cannot read the file", std::nullopt, path.string());
+  return bytes;
+}
+
+void write_file(const std::filesystem::path& path, std::span<const uint8_t> bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!out) throw Error("cannot write the file", std::nullopt, path.string());
+}
+
+void write_text(const std::filesystem::path& path, const std::string& text) {
+  write_file(path, {reinterpret_cast<const uint8_t*>(text.data()), text.size()});
+}
+
+Json parse_json(std::string_view text, const std::string& file) {
+  try {
+    return Json::parse(text.begin(), text.end());
+  } catch (const nlohmann::json::parse_error& e) {
+    // nlohmann's byte position is 1-based and counts the byte it stopped at.
+    const uint64_t at = e.byte > 0 ? e.byte - 1 : 0;
+    std::string what = e.what();
+    if (auto p = what.find("syntax error"); p != std::string::npos) what = what.substr(p);
+    throw Error("invalid JSON: " + what, at, file);
+  }
+}
+
+}  // namespace animkit

@@ -1,0 +1,130 @@
+// The format registry: how the command line knows the engines (DESIGN.md, "The house"). Each
+// engine module registers its file kinds (a name, a content sniff, an open function returning a
+// Document the verbs use), its player for `animkit play`, and its part of `animkit demo`.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <iosfwd>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "animkit/core/clip.h"
+#include "animkit/core/json_util.h"
+#include "animkit/core/reader.h"
+#include "animkit/core/skeleton.h"
+
+namespace animkit {
+
+// What `validate` reports: one finding per line.
+struct Finding {
+  enum class Level { kError, kWarning, kInfo };
+  Level level = Level::kError;
+  std::string code;      // a short rule code, e.g. "NO_SCALE" (may be empty)
+  std::string where;     // e.g. "stream 2 slot 5 track 3 channel 0x040"
+  std::string message;
+  std::string fix;       // what would repair it (may be empty)
+};
+const char* to_string(Finding::Level level);
+
+// A skeleton and clips in neutral form: what export, plot and view consume.
+struct Animated {
+  Skeleton skeleton;
+  std::vector<Clip> clips;
+  std::vector<std::string> notes;  // said to the user (e.g. "offsets: reference pose, unit bones")
+};
+
+// An opened file: what the verbs can ask of it.
+class Document {
+ public:
+  virtual ~Document() = default;
+  // A short summary (for `info`).
+  virtual Json info() const = 0;
+  // Every decoded field, by the spec's names (for `dump`).
+  virtual Json dump() const = 0;
+  // The engine's rules for this file (for `validate`); empty when all pass.
+  virtual std::vector<Finding> validate() const { return {}; }
+  // The summary line `validate` prints after the findings; empty for the default
+  // ("E errors, W warnings").
+  virtual std::string validate_summary(const std::vector<Finding>&) const { return {}; }
+  // Skeleton and clips in neutral form, when the document holds animation.
+  virtual std::optional<Animated> to_neutral() const { return std::nullopt; }
+};
+
+// Named values the verbs pass through to the engines (`--game mhfu`, `--skeleton S`, ...).
+using Options = std::map<std::string, std::string>;
+
+struct Format {
+  std::string name;         // e.g. "warriors-anm"; `--format NAME` forces it
+  std::string engine;       // e.g. "warriors"
+  std::string description;  // one line
+  // True when the file looks like this format (`head` is the whole file, or its first 64 KiB).
+  std::function<bool(const std::filesystem::path& path, Bytes head)> sniff;
+  // Parses the whole file; throws animkit::Error (with the offset) on bad input.
+  std::function<std::unique_ptr<Document>(const std::filesystem::path& path, Bytes bytes,
+                                          const Options& options)>
+      open;
+};
+
+// An option an engine adds to the shared verbs (info, dump, export, validate, view, plot),
+// e.g. {"skeleton", "Monster Hunter skeleton file"}; its value reaches open_set / Format::open.
+struct EngineOption {
+  std::string name;
+  std::string help;
+};
+
+struct PlayOptions {
+  bool json = false;
+  int threads = 0;  // 0: the engine's default
+};
+
+// What `animkit demo` hands each engine: where to write and how to report.
+struct DemoContext {
+  std::filesystem::path out_dir;  // e.g. demo-out/
+  std::ostream& out;              // a few lines of what was done
+};
+
+struct Engine {
+  std::string name;  // the module folder name, e.g. "warriors"; "engine" in a play scenario
+  std::vector<Format> formats;
+  std::vector<EngineOption> options;
+  // Opens a document built from several files named by options (e.g. --skeleton + --pack);
+  // returns nullptr when the options do not concern this engine.
+  std::function<std::unique_ptr<Document>(const Options& options)> open_set;
+  // Runs a scenario (`animkit play`): writes the trace to `out`, returns the exit code; throws
+  // animkit::Error on invalid input. `base` is the scenario's folder.
+  std::function<int(const Json& scenario, const std::filesystem::path& base,
+                    const PlayOptions& options, std::ostream& out)>
+      play;
+  // This engine's part of `animkit demo`.
+  std::function<void(DemoContext& context)> demo;
+};
+
+class Registry {
+ public:
+  void add(Engine engine);
+  const std::vector<Engine>& engines() const { return engines_; }
+  const Engine* engine(const std::string& name) const;
+  const Format* format(const std::string& name) const;
+  // The first format whose sniff accepts the file, or nullptr.
+  const Format* detect(const std::filesystem::path& path, Bytes head) const;
+  // Reads and opens a file: the forced format (options["format"]) or the detected one.
+  // Throws animkit::Error naming the file on any failure.
+  std::unique_ptr<Document> open(const std::filesystem::path& path, const Options& options,
+                                 const Format** used = nullptr) const;
+
+ private:
+  std::vector<Engine> engines_;
+};
+
+// Reads a whole file; throws animkit::Error naming it when it cannot be read.
+std::vector<uint8_t> read_file(const std::filesystem::path& path);
+void write_file(const std::filesystem::path& path, std::span<const uint8_t> bytes);
+void write_text(const std::filesystem::path& path, const std::string& text);
+// Parses JSON text; throws animkit::Error with the byte offset of a syntax error.
+Json parse_json(std::string_view text, const std::string& file = {});
+
+}  // namespace animkit

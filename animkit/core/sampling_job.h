@@ -1,0 +1,46 @@
+// Samples a neutral clip into local transforms at a time (ozz-style job: inputs, outputs,
+// validate(), run()). A SamplingCursor per playing clip remembers each track's key so forward
+// playback steps instead of searching; a jump backwards or far ahead binary-searches.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "animkit/core/clip.h"
+
+namespace animkit {
+
+class SamplingCursor {
+ public:
+  // Binds the cursor to a clip (allocates once per clip, never per sample).
+  void reset(const Clip& clip);
+  const Clip* clip() const { return clip_; }
+
+ private:
+  friend struct SamplingJob;
+  const Clip* clip_ = nullptr;
+  std::vector<uint32_t> keys_;  // translation, rotation, scale key index per joint
+};
+
+struct SamplingJob {
+  const Clip* clip = nullptr;
+  float time = 0;                      // seconds; clamped to the keys (the first / last key holds)
+  SamplingCursor* cursor = nullptr;    // reset to `clip` by run() when bound to another clip
+  std::span<const Transform> rest;     // fills each channel that has no key
+  std::span<Transform> output;         // one per joint
+  std::span<uint8_t> output_default;   // optional: 1 for a joint with no key in any channel
+
+  bool validate() const;
+  bool run() const;
+};
+
+// The key in force at `time`: the last key whose time is <= `time` (0 before the first key).
+// `hint` is where to start looking; forward moves of a few keys are stepped, others searched.
+uint32_t find_key(std::span<const float> times, float time, uint32_t hint);
+
+// Evaluates one track at `time` given the key in force (exposed for the plot and the tests).
+Vec3 evaluate(const Track<Vec3>& track, float time, uint32_t key);
+Quat evaluate(const Track<Quat>& track, float time, uint32_t key);
+
+}  // namespace animkit

@@ -1,0 +1,42 @@
+// animkit: read, write, play and export the character animation of five game engines.
+#include <fmt/format.h>
+
+#include "cli.h"
+
+int main(int argc, char** argv) {
+  using namespace animkit::cli;
+  Cli cli;
+  register_all(cli.registry);
+
+  CLI::App app{"animkit: character animation of five game engines, exactly as each engine does it"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "animkit 0.1.0");
+  add_info_verb(app, cli);
+  add_dump_verb(app, cli);
+  add_validate_verb(app, cli);
+  add_export_verb(app, cli);
+  add_play_verb(app, cli);
+  add_survey_verb(app, cli);
+  add_demo_verb(app, cli);
+  add_warriors_verbs(app, cli);
+  add_monster_hunter_verbs(app, cli);
+  add_call_of_duty_verbs(app, cli);
+  add_asherons_call_verbs(app, cli);
+  add_shadow_of_war_verbs(app, cli);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);  // --help, --version
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;  // bad usage (DESIGN.md, "The command line")
+  } catch (const animkit::Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+  return cli.exit_code;
+}

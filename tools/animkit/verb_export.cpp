@@ -1,0 +1,37 @@
+// `animkit export FILE... -o OUT.glb`: glTF 2.0 of the skeleton and clips.
+#include <fmt/format.h>
+
+#include "animkit/gltf/export.h"
+#include "cli.h"
+
+namespace animkit::cli {
+
+void add_export_verb(CLI::App& app, Cli& cli) {
+  auto* verb = app.add_subcommand("export", "write the skeleton and clips as glTF 2.0");
+  static std::vector<std::string> files;
+  static Options options;
+  static std::string out_path;
+  static float rate = 0;
+  verb->add_option("files", files, "files to export (one skeleton, any number of clips)");
+  verb->add_option("-o,--output", out_path, "OUT.glb, or OUT.gltf for the JSON form")->required();
+  verb->add_option("--rate", rate, "resampling rate for Hermite tracks (default: the clip's)");
+  verb->add_flag("--json", cli.json, "report as JSON");
+  add_engine_options(*verb, cli, options);
+  verb->callback([&cli] {
+    const Animated animated = merge_neutral(open_documents(cli, files, options));
+    gltf::ExportOptions eo;
+    eo.binary = std::filesystem::path(out_path).extension() != ".gltf";
+    eo.resample_rate = rate;
+    gltf::write(animated, out_path, eo);
+    if (cli.json) {
+      cli.out << Json{{"output", out_path}, {"joints", animated.skeleton.num_joints()},
+                      {"clips", animated.clips.size()}, {"notes", animated.notes}}.dump() << "\n";
+    } else {
+      cli.out << fmt::format("{}: {} joints, {} clips\n", out_path,
+                             animated.skeleton.num_joints(), animated.clips.size());
+      for (const std::string& n : animated.notes) cli.out << "note: " << n << "\n";
+    }
+  });
+}
+
+}  // namespace animkit::cli

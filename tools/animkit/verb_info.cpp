@@ -1,0 +1,33 @@
+// `animkit info FILE...`: the detected format and a summary; `--formats` lists the formats.
+#include "cli.h"
+
+namespace animkit::cli {
+
+void add_info_verb(CLI::App& app, Cli& cli) {
+  auto* verb = app.add_subcommand("info", "detect the format of each file and summarise it");
+  static std::vector<std::string> files;
+  static Options options;
+  static bool list_formats = false;
+  verb->add_option("files", files, "files to look at");
+  verb->add_flag("--formats", list_formats, "list every format animkit reads");
+  verb->add_flag("--json", cli.json, "machine-readable output");
+  add_engine_options(*verb, cli, options);
+  verb->callback([&cli] {
+    if (list_formats) {
+      Json all = Json::array();
+      for (const Engine& e : cli.registry.engines()) {
+        for (const Format& f : e.formats) {
+          all.push_back({{"name", f.name}, {"engine", f.engine}, {"description", f.description}});
+        }
+      }
+      cli.out << (cli.json ? all.dump() + "\n" : to_text(all));
+      return;
+    }
+    Json results = Json::array();
+    for (const auto& doc : open_documents(cli, files, options)) results.push_back(doc->info());
+    Json out = results.size() == 1 ? results[0] : results;
+    cli.out << (cli.json ? out.dump() + "\n" : to_text(out));
+  });
+}
+
+}  // namespace animkit::cli

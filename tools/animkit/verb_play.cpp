@@ -1,0 +1,34 @@
+// `animkit play SCENARIO.json`: runs an engine's player over a scripted scenario and prints a
+// per-update trace (JSON Lines with --json). The scenario's "engine" picks the player.
+#include <fmt/format.h>
+
+#include "cli.h"
+
+namespace animkit::cli {
+
+void add_play_verb(CLI::App& app, Cli& cli) {
+  auto* verb = app.add_subcommand("play", "run an engine player over a scenario");
+  static std::string scenario_path;
+  static PlayOptions options;
+  verb->add_option("scenario", scenario_path, "SCENARIO.json")->required();
+  verb->add_flag("--json", options.json, "one JSON line per update");
+  verb->add_option("--threads", options.threads, "worker threads (engines that use them)");
+  verb->callback([&cli] {
+    const std::vector<uint8_t> bytes = read_file(scenario_path);
+    const Json scenario = parse_json(
+        std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), scenario_path);
+    const std::string engine_name = scenario.is_object() ? scenario.value("engine", std::string()) : "";
+    const Engine* engine = cli.registry.engine(engine_name);
+    if (!engine || !engine->play) {
+      throw Error(fmt::format("no player for engine '{}'", engine_name), std::nullopt, scenario_path);
+    }
+    try {
+      cli.exit_code = engine->play(scenario, std::filesystem::path(scenario_path).parent_path(),
+                                   options, cli.out);
+    } catch (const Error& e) {
+      throw e.with_file(scenario_path);
+    }
+  });
+}
+
+}  // namespace animkit::cli

@@ -18,6 +18,8 @@ int main(int argc, char** argv) {
   add_play_verb(app, cli);
   add_survey_verb(app, cli);
   add_demo_verb(app, cli);
+  add_view_verb(app, cli);
+  add_plot_verb(app, cli);
   add_warriors_verbs(app, cli);
   add_monster_hunter_verbs(app, cli);
   add_call_of_duty_verbs(app, cli);

@@ -1,0 +1,8 @@
+// `animkit view` (issue 8).
+#include "cli.h"
+
+namespace animkit::cli {
+
+void add_view_verb(CLI::App& /*app*/, Cli& /*cli*/) {}
+
+}  // namespace animkit::cli

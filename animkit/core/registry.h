@@ -37,6 +37,26 @@ struct Animated {
   std::vector<std::string> notes;  // said to the user (e.g. "offsets: reference pose, unit bones")
 };
 
+// One animated scalar channel as its engine stores and evaluates it (for `animkit plot`): the keys
+// as dots, and the curve the engine computes between them (Hermite for Monster Hunter, the key in
+// force for The Warriors, ...).
+struct Curve {
+  std::string joint;    // joint (or bone, part) name
+  std::string channel;  // e.g. "rotation.x", "location.y", "quat.w"
+  std::string unit;     // e.g. "rad", "m", "" for none
+  std::vector<float> key_times;   // seconds
+  std::vector<float> key_values;
+  std::function<float(float seconds)> evaluate;  // the engine's value at a time
+};
+
+struct ClipCurves {
+  std::string clip;
+  float duration = 0;     // seconds
+  float frame_rate = 30;  // for the frame axis
+  std::vector<Curve> curves;
+  std::vector<Event> events;
+};
+
 // An opened file: what the verbs can ask of it.
 class Document {
  public:
@@ -52,6 +72,9 @@ class Document {
   virtual std::string validate_summary(const std::vector<Finding>&) const { return {}; }
   // Skeleton and clips in neutral form, when the document holds animation.
   virtual std::optional<Animated> to_neutral() const { return std::nullopt; }
+  // The clips' channels as the engine evaluates them (for `plot`); empty when the engine has
+  // nothing more exact than its neutral clips, which `plot` then draws.
+  virtual std::vector<ClipCurves> curves() const { return {}; }
 };
 
 // Named values the verbs pass through to the engines (`--game mhfu`, `--skeleton S`, ...).

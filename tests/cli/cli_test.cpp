@@ -1,0 +1,129 @@
+// The command-line contract (DESIGN.md, "The command line"): exit 0 on success, 1 on invalid
+// input with one `error:` line naming the file and offset, 2 on bad usage; --json everywhere.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "animkit/core/neutral_json.h"
+#include "animkit/core/synthetic.h"
+
+namespace animkit {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("animkit-cli-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    write_text(dir_ / "arm.json", to_json(synthetic_arm()).dump());
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  Result Run(const std::string& args) {
+    const std::string cmd = std::string(ANIMKIT_BINARY) + " " + args + " >" + (dir_ / "out").string() +
+                            " 2>" + (dir_ / "err").string();
+    const int status = std::system(cmd.c_str());
+    return {WEXITSTATUS(status), Slurp(dir_ / "out"), Slurp(dir_ / "err")};
+  }
+  static std::string Slurp(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+  std::string P(const std::string& name) const { return (dir_ / name).string(); }
+  fs::path dir_;
+};
+
+TEST_F(CliTest, BadUsageExits2) {
+  EXPECT_EQ(Run("").code, 2);
+  EXPECT_EQ(Run("no-such-verb").code, 2);
+  EXPECT_EQ(Run("export " + P("arm.json")).code, 2);  // -o is required
+}
+
+TEST_F(CliTest, MissingFileExits1WithOneErrorLine) {
+  const Result r = Run("info " + P("missing.bin"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err, "error: " + P("missing.bin") + ": cannot open the file\n");
+}
+
+TEST_F(CliTest, InvalidInputNamesFileAndOffset) {
+  write_text(dir_ / "bad.json", R"({"animkit": "neutral", "skeleton": [1,,2]})");
+  const Result r = Run("dump " + P("bad.json"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err.rfind("error: " + P("bad.json") + ": offset 0x26: invalid JSON", 0), 0u) << r.err;
+}
+
+TEST_F(CliTest, InfoJson) {
+  const Result r = Run("info --json " + P("arm.json"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Json j = Json::parse(r.out);
+  EXPECT_EQ(j["format"], "neutral-json");
+  EXPECT_EQ(j["joints"], 5);
+  EXPECT_EQ(j["clips"].size(), 2u);
+}
+
+TEST_F(CliTest, DumpJsonRoundTripsTheDocument) {
+  const Result r = Run("dump --json " + P("arm.json"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(Json::parse(r.out), to_json(synthetic_arm()));
+}
+
+TEST_F(CliTest, ExportWritesGlb) {
+  const Result r = Run("export " + P("arm.json") + " -o " + P("arm.glb"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::vector<uint8_t> glb = read_file(dir_ / "arm.glb");
+  ASSERT_GE(glb.size(), 12u);
+  EXPECT_EQ(std::string(glb.begin(), glb.begin() + 4), "glTF");
+}
+
+TEST_F(CliTest, ValidatePrintsSummary) {
+  const Result r = Run("validate " + P("arm.json"));
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.out, P("arm.json") + ": 0 errors, 0 warnings\n");
+}
+
+TEST_F(CliTest, SurveyCountsKindsAndFailures) {
+  fs::create_directories(dir_ / "tree" / "sub");
+  write_text(dir_ / "tree" / "a.json", to_json(synthetic_arm()).dump());
+  write_text(dir_ / "tree" / "sub" / "broken.json", R"({"animkit": "neutral", "skeleton": 5})");
+  write_text(dir_ / "tree" / "notes.txt", "nothing to see");
+  const Result r = Run("survey --json " + P("tree"));
+  EXPECT_EQ(r.code, 1);  // a recognised file failed
+  const Json j = Json::parse(r.out);
+  EXPECT_EQ(j["files"], 3);
+  EXPECT_EQ(j["recognised"], 2);
+  EXPECT_EQ(j["kinds"]["neutral-json"], 1);
+  ASSERT_EQ(j["failures"].size(), 1u);
+  EXPECT_NE(j["failures"][0]["file"].get<std::string>().find("broken.json"), std::string::npos);
+}
+
+TEST_F(CliTest, PlayWithUnknownEngineIsInvalidInput) {
+  write_text(dir_ / "s.json", R"({"engine": "nobody"})");
+  const Result r = Run("play " + P("s.json"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("no player for engine 'nobody'"), std::string::npos);
+}
+
+TEST_F(CliTest, DemoWritesGlb) {
+  const Result r = Run("demo --engine core --out " + P("demo"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(fs::exists(dir_ / "demo" / "core.glb"));
+  EXPECT_NE(r.out.find("core:"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace animkit

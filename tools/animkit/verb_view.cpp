@@ -1,8 +1,250 @@
-// `animkit view` (issue 8).
+// `animkit view FILE... [--port N]` (issue 8): converts the files (any format animkit reads) to
+// glTF in a temporary folder, serves the viewer page (web/), three.js (node_modules/three) and the
+// converted files on 127.0.0.1, prints the URL and serves until Ctrl-C.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <iostream>
+
+#include "animkit/gltf/export.h"
 #include "cli.h"
+#include "http_server.h"
 
 namespace animkit::cli {
 
-void add_view_verb(CLI::App& /*app*/, Cli& /*cli*/) {}
+namespace {
+
+namespace fs = std::filesystem;
+
+volatile std::sig_atomic_t g_stop = 0;
+void on_signal(int) { g_stop = 1; }
+
+constexpr uint16_t kDefaultPort = 8765;
+
+bool is_root(const fs::path& dir) {
+  std::error_code ec;
+  return fs::is_regular_file(dir / "web" / "index.html", ec) &&
+         fs::is_directory(dir / "node_modules" / "three", ec);
+}
+
+// The folder holding web/ and node_modules/: --root, else $ANIMKIT_ROOT, else the source tree
+// this program was compiled from (this file's path, compiled in), else the nearest folder above
+// the executable or the current folder that has both.
+fs::path find_root(const std::string& given, std::string& tried) {
+  if (!given.empty()) return given;
+  if (const char* env = std::getenv("ANIMKIT_ROOT"); env && *env) return env;
+  std::vector<fs::path> candidates{fs::path(__FILE__).parent_path().parent_path().parent_path()};
+  std::error_code ec;
+  for (fs::path p : {fs::read_symlink("/proc/self/exe", ec).parent_path(), fs::current_path(ec)}) {
+    for (; !p.empty() && p != p.root_path(); p = p.parent_path()) candidates.push_back(p);
+  }
+  for (const fs::path& c : candidates) {
+    if (is_root(c)) return c;
+    tried += " " + c.string();
+  }
+  return {};
+}
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::string templ = (fs::temp_directory_path() / "animkit-view-XXXXXX").string();
+    if (!::mkdtemp(templ.data())) throw Error("cannot make a temporary folder");
+    path = templ;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+struct Converted {
+  std::string name;    // file name under files/
+  std::string source;  // what it was made from
+  size_t joints = 0, clips = 0;
+};
+
+std::string unique_name(const std::string& stem, const std::vector<Converted>& done) {
+  std::string name = stem + ".glb";
+  for (int n = 2;; ++n) {
+    bool taken = false;
+    for (const Converted& c : done) taken = taken || c.name == name;
+    if (!taken) return name;
+    name = fmt::format("{}-{}.glb", stem, n);
+  }
+}
+
+// Opens the files and groups them: each file joins the group before it when merge_neutral
+// accepts the pair (a skeleton and its clips, or clips of the same skeleton), else starts its
+// own. Each group becomes one .glb. A .glb / .gltf no format reads is served as it is.
+std::vector<Converted> convert(Cli& cli, const std::vector<std::string>& files,
+                               const Options& options, const fs::path& out_dir) {
+  using Group = std::vector<std::unique_ptr<Document>>;
+  struct Item {
+    Group group;         // documents merged into one .glb
+    std::string source;  // the files they came from
+    std::string copy;    // or a .glb / .gltf served as it is
+  };
+  std::vector<Item> items;
+  constexpr size_t kNone = ~size_t{0};
+  size_t last_group = kNone;  // the item a clip-only file may join
+  auto merges = [](const Group& g) {
+    try {
+      merge_neutral(g);
+      return true;
+    } catch (const Error&) {
+      return false;
+    }
+  };
+  if (files.empty()) {
+    items.push_back({open_documents(cli, files, options), "(engine options)", {}});
+  }
+  for (const std::string& f : files) {
+    std::unique_ptr<Document> doc;
+    const std::string ext = fs::path(f).extension().string();
+    try {
+      doc = cli.registry.open(f, options);
+    } catch (const Error&) {
+      if (ext != ".glb" && ext != ".gltf") throw;
+      items.push_back({{}, f, f});
+      last_group = kNone;
+      continue;
+    }
+    if (!doc->to_neutral()) {
+      std::cerr << fmt::format("view: {}: holds no skeleton or animation, skipped\n", f);
+      continue;
+    }
+    if (last_group != kNone) {
+      Item& item = items[last_group];
+      item.group.push_back(std::move(doc));
+      if (merges(item.group)) {
+        item.source += ", " + f;
+        continue;
+      }
+      doc = std::move(item.group.back());
+      item.group.pop_back();
+    }
+    items.emplace_back();
+    items.back().group.push_back(std::move(doc));
+    items.back().source = f;
+    last_group = items.size() - 1;
+  }
+  std::vector<Converted> done;
+  for (const Item& item : items) {
+    const std::string first = item.source.substr(0, item.source.find(", "));
+    const std::string stem = files.empty() ? "animkit" : fs::path(first).stem().string();
+    Converted c{unique_name(stem, done), item.source};
+    if (!item.copy.empty()) {
+      fs::copy_file(item.copy, out_dir / c.name);
+    } else {
+      const Animated a = merge_neutral(item.group);
+      c.joints = a.skeleton.num_joints();
+      c.clips = a.clips.size();
+      gltf::write(a, out_dir / c.name);
+    }
+    done.push_back(c);
+  }
+  if (done.empty()) throw Error("nothing to view");
+  return done;
+}
+
+std::string url_encode(const std::string& s) {
+  std::string out;
+  for (const unsigned char c : s) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || c == '/') {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out += fmt::format("%{:02X}", c);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void add_view_verb(CLI::App& app, Cli& cli) {
+  auto* verb = app.add_subcommand(
+      "view",
+      "open files in the browser viewer: converts them to glTF in a temporary folder and serves "
+      "the page on 127.0.0.1 until Ctrl-C");
+  static std::vector<std::string> files;
+  static Options options;
+  static int port = -1;
+  static std::string root, clip;
+  static float time = -1;
+  verb->add_option("files", files, "files to view (any format animkit reads, or .glb)");
+  verb->add_option("--port", port,
+                   fmt::format("port on 127.0.0.1 (default {}, or a free one when taken; 0: any "
+                               "free port)",
+                               kDefaultPort));
+  verb->add_option("--root", root,
+                   "folder holding web/ (the page) and node_modules/three (npm ci); default "
+                   "$ANIMKIT_ROOT, else the source tree animkit was built from");
+  verb->add_option("--clip", clip, "clip to show first (put in the URL)");
+  verb->add_option("--time", time, "time in seconds to show first (put in the URL)");
+  verb->add_flag("--json", cli.json, "print {\"url\", \"port\", \"files\"} as one JSON line");
+  add_engine_options(*verb, cli, options);
+  verb->callback([&cli] {
+    std::string tried;
+    const fs::path base = find_root(root, tried);
+    if (base.empty() || !is_root(base)) {
+      throw Error(fmt::format(
+          "cannot find web/index.html and node_modules/three{}; pass --root or set ANIMKIT_ROOT "
+          "(and run `npm ci` there)",
+          base.empty() ? " (looked in" + tried + ")" : " under " + base.string()));
+    }
+    TempDir temp;
+    const std::vector<Converted> done = convert(cli, files, options, temp.path);
+    Json index = Json::array();
+    for (const Converted& c : done) {
+      index.push_back(
+          {{"name", c.name}, {"source", c.source}, {"joints", c.joints}, {"clips", c.clips}});
+    }
+    write_text(temp.path / "index.json", Json{{"files", index}}.dump(1) + "\n");
+
+    const std::vector<Mount> mounts{
+        {"/", base / "web"}, {"/node_modules/", base / "node_modules"}, {"/files/", temp.path}};
+    std::unique_ptr<StaticServer> server;
+    try {
+      server = std::make_unique<StaticServer>(mounts, port < 0 ? kDefaultPort : port);
+    } catch (const Error&) {
+      if (port >= 0) throw;
+      server = std::make_unique<StaticServer>(mounts, 0);  // the default port is taken
+    }
+    std::string url = fmt::format("http://127.0.0.1:{}/?", server->port());
+    for (size_t i = 0; i < done.size(); ++i) {
+      url += fmt::format("{}src=files/{}", i ? "&" : "", url_encode(done[i].name));
+    }
+    if (!clip.empty()) url += "&clip=" + url_encode(clip);
+    if (time >= 0) url += fmt::format("&t={}", time);
+    if (cli.json) {
+      cli.out << Json{{"url", url},
+                      {"port", server->port()},
+                      {"folder", temp.path.string()},
+                      {"files", index}}
+                     .dump()
+              << std::endl;
+    } else {
+      for (const Converted& c : done) {
+        cli.out << fmt::format("{} <- {} ({} joints, {} clips)\n", c.name, c.source, c.joints,
+                               c.clips);
+      }
+      cli.out << "view: " << url << "\n(Ctrl-C to stop)" << std::endl;
+    }
+    struct sigaction sa {};
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    struct sigaction old_int {
+    }, old_term{};
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    server->serve(g_stop);
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGTERM, &old_term, nullptr);
+    if (!cli.json) cli.out << "view: stopped\n";
+  });
+}
 
 }  // namespace animkit::cli

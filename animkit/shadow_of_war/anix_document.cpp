@@ -1,0 +1,416 @@
+#include "animkit/shadow_of_war/anix_document.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "animkit/shadow_of_war/keyword.h"
+
+namespace animkit::shadow_of_war {
+
+namespace {
+
+std::string hex(uint32_t v) { return fmt::format("{:#010x}", v); }
+
+Json bytes_hex(const std::vector<uint8_t>& b) {
+  std::string s;
+  s.reserve(b.size() * 2);
+  for (uint8_t c : b) s += fmt::format("{:02x}", c);
+  return s;
+}
+
+Json gaps_json(const std::vector<Gap>& gaps) {
+  Json out = Json::array();
+  for (const Gap& g : gaps) out.push_back({{"offset", g.offset}, {"bytes", bytes_hex(g.bytes)}});
+  return out;
+}
+
+Json codec_json(const std::string& c) {
+  std::string s;
+  for (char ch : c)
+    s += (ch >= 0x20 && ch < 0x7F) ? std::string(1, ch)
+                                   : fmt::format("\\x{:02x}", static_cast<uint8_t>(ch));
+  return s;
+}
+
+const std::vector<std::string>* codecs_of(const AnixFile& f, uint32_t blockset_offset) {
+  for (const Record& r : f.anim_chunk.records)
+    for (const BlocksetEntry& e : r.blockset_table)
+      if (e.offset == blockset_offset) return &r.codecs;
+  return nullptr;
+}
+
+Json dictionary_json(const EventDictionary& d) {
+  Json j;
+  j["path"] = d.path;
+  j["strings"] = d.strings;
+  Json clips = Json::array();
+  for (const ClipEvents& c : d.clips) {
+    Json events = Json::array();
+    for (uint32_t w : c.events) {
+      const uint32_t i = event_string_index(w);
+      Json e{{"word", hex(w)}, {"string_index", i}, {"ms", event_ms(w)}};
+      e["text"] = i == kNoText ? Json(nullptr) : Json(std::string(d.text(w)));
+      events.push_back(e);
+    }
+    clips.push_back({{"name", c.name},
+                     {"hash", hex(keyword_hash(c.name))},
+                     {"frames", c.frames},
+                     {"duration_ms", c.duration_ms},
+                     {"events", events}});
+  }
+  j["clips"] = clips;
+  j["align_pad"] = bytes_hex(d.align_pad);
+  j["tail"] = bytes_hex(d.tail);
+  return j;
+}
+
+}  // namespace
+
+Json to_json(const AnixFile& f) {
+  const Header& h = f.header;
+  Json j;
+  j["format"] = "sow-anix";
+  j["header"] = {{"magic", "ANIX"},
+                 {"field_04", hex(h.field_04)},
+                 {"field_08", hex(h.field_08)},
+                 {"file_size", h.file_size},
+                 {"track_count", h.track_count},
+                 {"track_table_offset", hex(h.track_table_offset)},
+                 {"block_chunk_offset", hex(h.block_chunk_offset)},
+                 {"block_chunk_size", hex(h.block_chunk_size)},
+                 {"anim_chunk_offset", hex(h.anim_chunk_offset)},
+                 {"anim_chunk_size", hex(h.anim_chunk_size)},
+                 {"field_28", h.field_28},
+                 {"field_2c", h.field_2c}};
+  Json runs = Json::array();
+  for (const TrackRun& r : f.track_runs) {
+    Json nodes = Json::array();
+    for (uint32_t n : r.node_hashes) nodes.push_back(hex(n));
+    runs.push_back({{"channel_hash", hex(r.channel_hash)},
+                    {"channel", channel_name(r.channel_hash)},
+                    {"run_length", r.node_hashes.size()},
+                    {"node_hashes", nodes}});
+  }
+  j["tracks"] = runs;
+
+  const AnimChunk& a = f.anim_chunk;
+  Json anim;
+  anim["directory_offset"] = hex(a.directory_offset);
+  anim["clip_count"] = a.clip_count;
+  anim["field_08"] = hex(a.field_08);
+  anim["event_dictionary_offset"] = hex(a.event_dictionary_offset);
+  Json dir = Json::array();
+  for (const DirectoryEntry& e : a.directory) {
+    const Record* r = a.record_at(e.offset);
+    dir.push_back({{"name_hash", hex(e.name_hash)},
+                   {"offset", hex(e.offset)},
+                   {"name", r ? r->name() : std::string()}});
+  }
+  anim["directory"] = dir;
+  Json records = Json::array();
+  for (const Record& r : a.records) {
+    Json rec;
+    rec["offset"] = hex(r.offset);
+    rec["name"] = r.name();
+    rec["flag"] = hex(r.flag);
+    rec["size_field"] = hex(r.size_field);
+    rec["blocksets"] = r.blockset_table.size();
+    rec["named"] = r.named_table.size();
+    rec["groups"] = r.codecs.size();
+    rec["tracks"] = r.track_groups.size();
+    rec["root_summary"] = {{"start_position", animkit::to_json(r.root.start_position)},
+                           {"start_rotation", animkit::to_json(r.root.start_rotation)},
+                           {"end_position", animkit::to_json(r.root.end_position)},
+                           {"end_rotation", animkit::to_json(r.root.end_rotation)}};
+    rec["field_74"] = hex(r.field_74);
+    rec["duration_ms"] = r.duration_ms;
+    Json codecs = Json::array();
+    for (const std::string& c : r.codecs) codecs.push_back(codec_json(c));
+    rec["codecs"] = codecs;
+    rec["track_groups"] = r.track_groups;
+    rec["remap"] = r.remap;
+    Json table = Json::array();
+    for (const BlocksetEntry& e : r.blockset_table)
+      table.push_back({{"offset", hex(e.offset)},
+                       {"size", hex(e.size)},
+                       {"t0", json_float(e.t0)},
+                       {"t1", json_float(e.t1)}});
+    rec["blockset_table"] = table;
+    Json named = Json::array();
+    for (const NamedEntry& e : r.named_table)
+      named.push_back({{"hash", hex(e.hash)}, {"offset", hex(e.offset)}});
+    rec["named_table"] = named;
+    rec["key_strings"] = bytes_hex(r.key_strings);
+    records.push_back(rec);
+  }
+  anim["records"] = records;
+  if (a.event_dictionary) {
+    anim["event_dictionary"] = dictionary_json(*a.event_dictionary);
+  } else if (a.event_dictionary_offset != 0) {
+    anim["event_dictionary"] = {{"error", a.event_dictionary_error},
+                                {"bytes", bytes_hex(a.event_dictionary_bytes)}};
+  }
+  anim["gaps"] = gaps_json(a.gaps);
+  j["anim_chunk"] = anim;
+
+  Json blocksets = Json::array();
+  for (const Blockset& b : f.block_chunk.blocksets) {
+    Json bj;
+    bj["offset"] = hex(b.offset);
+    bj["size"] = hex(b.size());
+    bj["named_count"] = b.named_count;
+    bj["group_offsets"] = b.group_offsets;
+    bj["named_offsets"] = b.named_offsets;
+    bj["lith"] = {{"tag", hex(b.lith_tag)}, {"keys", b.lith.times.size()}, {"n2", b.lith.n2},
+                  {"n3", b.lith.n3},        {"times", Json::array()},      {"end", b.lith.end}};
+    for (float t : b.lith.times) bj["lith"]["times"].push_back(json_float(t));
+    static const std::vector<std::string> none;
+    const std::vector<std::string>* codecs = codecs_of(f, b.offset);
+    Json groups = Json::array();
+    for (const GroupData& g : blockset_groups(b, codecs ? *codecs : none)) {
+      Json gj{{"codec", codec_json(g.codec)}, {"offset", hex(g.offset)}, {"size", g.bytes.size()}};
+      if (g.codec == "AQ03") {
+        if (auto hd = aq03_header(g.bytes))
+          gj["aq03_header"] = {{"start_time", json_float(hd->start_time)},
+                               {"end_time", json_float(hd->end_time)},
+                               {"keys", hd->keys}};
+      } else if (g.codec == "STRI") {
+        gj["strings"] = stri_strings(g.bytes);
+      }
+      gj["bytes"] = bytes_hex(g.bytes);
+      groups.push_back(gj);
+    }
+    bj["groups"] = groups;
+    bj["body"] = bytes_hex(b.body);
+    blocksets.push_back(bj);
+  }
+  j["block_chunk"] = {{"blocksets", blocksets}, {"gaps", gaps_json(f.block_chunk.gaps)}};
+  j["gaps"] = gaps_json(f.gaps);
+  return j;
+}
+
+std::vector<Finding> check(const AnixFile& f, size_t actual_size) {
+  std::vector<Finding> out;
+  auto add = [&](Finding::Level level, std::string code, std::string where, std::string message,
+                 std::string fix = {}) {
+    out.push_back({level, std::move(code), std::move(where), std::move(message), std::move(fix)});
+  };
+  const auto E = Finding::Level::kError, W = Finding::Level::kWarning, I = Finding::Level::kInfo;
+  const Header& h = f.header;
+  // Spec, header: 'ANIX' | 0x2C | 0x30 | file size | ... | 1 | 1
+  if (h.file_size != actual_size)
+    add(E, "FILE_SIZE", "header +0x0C",
+        fmt::format("file size field {} differs from the file's {} bytes", h.file_size,
+                    actual_size));
+  if (h.field_04 != 0x2C)
+    add(W, "HEADER_WORD", "header +0x04", fmt::format("{} is not 0x2C", hex(h.field_04)));
+  if (h.field_08 != 0x30)
+    add(W, "HEADER_WORD", "header +0x08", fmt::format("{} is not 0x30", hex(h.field_08)));
+  if (h.field_28 != 1)
+    add(W, "HEADER_WORD", "header +0x28", fmt::format("{} is not 1", h.field_28));
+  if (h.field_2c != 1)
+    add(W, "HEADER_WORD", "header +0x2C", fmt::format("{} is not 1", h.field_2c));
+  for (size_t i = 0; i < f.track_runs.size(); ++i)
+    if (!*channel_name(f.track_runs[i].channel_hash))
+      add(I, "CHANNEL", fmt::format("track run {}", i),
+          fmt::format("channel hash {} is none of rotation 0x27436396, position 0x00CE66FC, "
+                      "events 0x210C8F5A",
+                      hex(f.track_runs[i].channel_hash)));
+
+  const AnimChunk& a = f.anim_chunk;
+  if (a.directory_offset != 0x10)
+    add(W, "DIRECTORY_OFFSET", "anim chunk +0x00",
+        fmt::format("directory offset {} is not 0x10", hex(a.directory_offset)));
+  for (const DirectoryEntry& e : a.directory) {
+    const Record* r = a.record_at(e.offset);
+    if (r && keyword_hash(r->name()) != e.name_hash)
+      add(I, "NAME_HASH", fmt::format("directory entry {}", hex(e.offset)),
+          fmt::format("name hash {} is not the keyword hash of '{}' ({})", hex(e.name_hash),
+                      r->name(), hex(keyword_hash(r->name()))));
+  }
+  for (const Record& r : a.records) {
+    const std::string where = fmt::format("clip '{}' at anim chunk {}", r.name(), hex(r.offset));
+    // Spec, record +0x30: (flag << 16) | (0x7C + 16 * blocksets + 8 * named)
+    const uint32_t expect =
+        kRecordFixedSize + 16 * r.blockset_table.size() + 8 * r.named_table.size();
+    if (r.size_field != expect)
+      add(E, "RECORD_SIZE_FIELD", where,
+          fmt::format("+0x30 low half {:#x} is not 0x7C + 16 * {} blocksets + 8 * {} named = "
+                      "{:#x}",
+                      r.size_field, r.blockset_table.size(), r.named_table.size(), expect));
+    for (size_t t = 0; t < r.track_groups.size(); ++t)
+      if (r.track_groups[t] >= r.codecs.size()) {
+        add(E, "TRACK_GROUP", where,
+            fmt::format("track {} is in group {}, the clip has {} groups", t, r.track_groups[t],
+                        r.codecs.size()));
+        break;
+      }
+    if (r.track_groups.size() > h.track_count)
+      add(W, "TRACK_COUNT", where,
+          fmt::format("{} tracks, the file's track table has {}", r.track_groups.size(),
+                      h.track_count));
+    size_t stri = 0;
+    for (const std::string& c : r.codecs) stri += c == "STRI";
+    const Blockset* prev = nullptr;
+    for (size_t k = 0; k < r.blockset_table.size(); ++k) {
+      const BlocksetEntry& e = r.blockset_table[k];
+      const std::string bw = fmt::format("{} blockset {} at {}", where, k, hex(e.offset));
+      // Spec, blockset rules: u16 offsets, so a blockset holds at most 64 KB.
+      if (e.size > kMaxBlocksetSize)
+        add(E, "BLOCKSET_SIZE", bw,
+            fmt::format("{:#x} bytes: group and LITH offsets are u16, a blockset holds at most "
+                        "64 KB",
+                        e.size),
+            "split the clip into several blocksets sharing their boundary key");
+      const Blockset* b = f.block_chunk.blockset_at(e.offset);
+      if (!b) continue;
+      const auto& times = b->lith.times;
+      if (b->lith.end != 0)
+        add(W, "LITH_END", bw, fmt::format("LITH ends with {}, expected 0", b->lith.end));
+      for (size_t i = 1; i < times.size(); ++i)
+        if (!(times[i] >= times[i - 1])) {
+          add(E, "LITH_ORDER", bw, fmt::format("LITH time {} is before the one before it", i));
+          break;
+        }
+      if (!times.empty() && (e.t0 != times.front() || e.t1 != times.back()))
+        add(W, "BLOCKSET_TIMES", bw,
+            fmt::format("table t0 / t1 ({}, {}) are not the LITH's first and last times ({}, {})",
+                        e.t0, e.t1, times.front(), times.back()));
+      // Spec: long clips use several blocksets that share their boundary key, with absolute
+      // LITH times.
+      if (prev && !prev->lith.times.empty() && !times.empty() &&
+          prev->lith.times.back() != times.front())
+        add(E, "BOUNDARY_KEY", bw,
+            fmt::format("first LITH time {} is not the previous blockset's last time {} (blocksets "
+                        "share their boundary key, with absolute times)",
+                        times.front(), prev->lith.times.back()));
+      const uint32_t start = b->body_offset();
+      for (size_t g = 0; g < b->group_offsets.size(); ++g)
+        if (b->group_offsets[g] < start || b->group_offsets[g] > b->size()) {
+          add(E, "GROUP_OFFSET", bw,
+              fmt::format("group {} offset {:#x} is outside the blockset's data [{:#x}, {:#x}]", g,
+                          b->group_offsets[g], start, b->size()));
+        }
+      for (size_t n = 0; n < b->named_offsets.size(); ++n)
+        if (b->named_offsets[n] < start || b->named_offsets[n] > b->size())
+          add(E, "NAMED_OFFSET", bw,
+              fmt::format("named {} offset {:#x} is outside the blockset's data", n,
+                          b->named_offsets[n]));
+      for (const GroupData& g : blockset_groups(*b, r.codecs)) {
+        if (g.codec == "AQ03") {
+          // Spec: an AQ03 block header of (start time, end time, keys).
+          auto hd = aq03_header(g.bytes);
+          if (!hd) {
+            add(E, "AQ03_HEADER", bw, "AQ03 group shorter than its 12-byte block header");
+          } else if (!times.empty() && (hd->start_time != times.front() ||
+                                        hd->end_time != times.back() || hd->keys != times.size())) {
+            add(W, "AQ03_HEADER", bw,
+                fmt::format("AQ03 block header ({}, {}, {} keys) differs from the LITH ({}, {}, "
+                            "{} keys)",
+                            hd->start_time, hd->end_time, hd->keys, times.front(), times.back(),
+                            times.size()));
+          }
+        } else if (g.codec == "SQ03" && !g.bytes.empty() &&
+                   std::all_of(g.bytes.begin(), g.bytes.end(), [](uint8_t c) { return c == 0; })) {
+          // Spec: unused SQ03 slots must hold a valid quaternion; zero bits assert.
+          add(E, "SQ03_ZERO", bw,
+              "SQ03 group is all zero bits: unused slots must hold a valid quaternion");
+        }
+      }
+      prev = b;
+    }
+    if (r.blockset_table.size() > 1 && stri > 1)
+      add(W, "STRI_GROUPS", where,
+          fmt::format("{} STRI groups; a long clip has one STRI group per blockset", stri));
+  }
+  if (a.event_dictionary_offset != 0 && !a.event_dictionary) {
+    add(W, "EVENT_DICTIONARY", "anim chunk +0x0C",
+        "event dictionary not decoded (" + a.event_dictionary_error + "); its bytes are kept");
+  }
+  if (a.event_dictionary) {
+    const EventDictionary& d = *a.event_dictionary;
+    for (const ClipEvents& c : d.clips) {
+      for (uint32_t w : c.events) {
+        const uint32_t i = event_string_index(w);
+        if (i != kNoText && i >= d.strings.size()) {
+          add(E, "EVENT_STRING", fmt::format("event dictionary clip '{}'", c.name),
+              fmt::format("event {} names string {} of {} (0xFF means no text)", hex(w), i,
+                          d.strings.size()));
+        }
+        if (event_ms(w) > c.duration_ms)
+          add(W, "EVENT_TIME", fmt::format("event dictionary clip '{}'", c.name),
+              fmt::format("event at {} ms is past the clip's {} ms", event_ms(w), c.duration_ms));
+      }
+      const bool known = std::any_of(a.records.begin(), a.records.end(),
+                                     [&](const Record& r) { return r.name() == c.name; });
+      if (!known)
+        add(W, "EVENT_CLIP", fmt::format("event dictionary clip '{}'", c.name),
+            "no clip record of this name");
+    }
+  }
+  return out;
+}
+
+Animated to_neutral(const AnixFile& f) {
+  Animated out;
+  out.skeleton.add_joint("root", -1, Transform::identity());
+  const EventDictionary* d =
+      f.anim_chunk.event_dictionary ? &*f.anim_chunk.event_dictionary : nullptr;
+  for (const DirectoryEntry& e : f.anim_chunk.directory) {
+    const Record* r = f.anim_chunk.record_at(e.offset);
+    if (!r) continue;
+    Clip c;
+    c.name = r->name();
+    c.duration = r->duration_ms / 1000.f;
+    c.joints.resize(1);
+    JointTracks& jt = c.joints[0];
+    jt.translation.interpolation = Interpolation::kLinear;
+    jt.rotation.interpolation = Interpolation::kSlerp;
+    jt.translation.add(0, r->root.start_position);
+    jt.rotation.add(0, normalize(r->root.start_rotation));
+    if (c.duration > 0) {
+      jt.translation.add(c.duration, r->root.end_position);
+      jt.rotation.add(c.duration, normalize(r->root.end_rotation));
+    }
+    if (d) {
+      if (const ClipEvents* ce = d->find(keyword_hash(c.name))) {
+        for (uint32_t w : ce->events) {
+          Event ev;
+          ev.time = event_ms(w) / 1000.f;
+          ev.name = std::string(d->text(w));
+          ev.payload = "{}";
+          c.events.push_back(ev);
+        }
+      }
+    }
+    out.clips.push_back(std::move(c));
+  }
+  out.notes.push_back(
+      "the key codecs' layouts (SQ03, AQ03 past its block header) are not given by the spec: each "
+      "clip gives its root summary only (the root moving from its start to its end position and "
+      "rotation over the clip's duration)");
+  return out;
+}
+
+Json AnixDocument::info() const {
+  const AnixFile& f = file_;
+  Json clips = Json::array();
+  for (const Record& r : f.anim_chunk.records) clips.push_back(r.name());
+  return {
+      {"format", "sow-anix"},
+      {"file_size", f.header.file_size},
+      {"tracks", f.header.track_count},
+      {"clips", f.anim_chunk.records.size()},
+      {"blocksets", f.block_chunk.blocksets.size()},
+      {"event_dictionary",
+       f.anim_chunk.event_dictionary ? Json(f.anim_chunk.event_dictionary->path) : Json(nullptr)},
+      {"clip_names", clips}};
+}
+
+std::optional<Animated> AnixDocument::to_neutral() const {
+  return shadow_of_war::to_neutral(file_);
+}
+
+}  // namespace animkit::shadow_of_war

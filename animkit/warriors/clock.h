@@ -1,0 +1,27 @@
+// The clip clock (warriors.txt, "When a clip ends"): float32 time summed with every add and
+// multiply rounded toward zero (the PS2 FPU's mode, inferred by the spec). clock.cpp is compiled
+// with -frounding-math and switches the rounding mode with fesetround(FE_TOWARDZERO) around
+// each computation, restoring the caller's mode.
+#pragma once
+
+#include <cstdint>
+
+namespace animkit::warriors {
+
+inline constexpr float kDt = 0.033333335f;        // 0x005102cc, 1/30 s
+inline constexpr float kSixtieth = 1.0f / 60.0f;  // the 1/60 of D - 1/60, a constant
+
+// s = dt x rate, rounded toward zero.
+float clock_step_size(float dt, float rate);
+// uint(D x 30 + 0.5): the frame count F.
+uint32_t clock_frame_count(float duration);
+// uint(t x 30 + 0.5): the frame a time shows.
+uint32_t clock_frame(float time);
+// t + s.
+float clock_add(float t, float s);
+// (t + s) - (D - 1/60), given ts = t + s.
+float clock_overshoot(float ts, float duration);
+// time / duration x other_duration (the gait's shared normalised time).
+float clock_rescale(float time, float duration, float other_duration);
+
+}  // namespace animkit::warriors

@@ -1,0 +1,102 @@
+// Playing a clip (warriors.txt, "Playing a clip", "The cursor (WarAnimInstance)", "When a clip
+// ends", "Root motion", "The key in force"): a clip decoded once for playback, and the cursor
+// that steps through it: init, step, advance with the exact end rule, sample.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "animkit/warriors/clip.h"
+#include "animkit/warriors/pose.h"
+
+namespace animkit::warriors {
+
+// A clip decoded for playback: per channel its keys' start frames and values.
+struct PlayClip {
+  struct Range {
+    uint32_t first = 0, count = 0;
+  };
+  std::string name;
+  float duration = 0;
+  uint32_t frame_count = 0;  // F = uint(D x 30 + 0.5)
+  std::vector<uint32_t> starts;   // key start frames (sum of the deltas)
+  std::vector<uint8_t> deltas;    // each key's +0
+  std::vector<Quat> values;       // decoded: positions in x, y, z; rotations as quaternions
+  Range velocity, translation;    // sections A and B (their first channel); count 0 when absent
+  std::array<Range, kNumBones> bones{};  // section C by the mask, count 0 without a channel
+  std::vector<AnimEvent> events;
+  int anim_id = -1;  // the id it was bound to (for traces)
+
+  bool has_bone(int b) const { return bones[b].count > 0; }
+};
+// Channels of section C are bound to the mask's set bits in bone order; extra channels or bits
+// are ignored (validate reports the mismatch).
+PlayClip make_play_clip(const AnmClip& clip, int anim_id = -1);
+
+// Cursor flags (+0x1e), warriors.txt "The cursor".
+inline constexpr uint16_t kCursorNoVelocity = 0x1, kCursorNoTurn = 0x2, kCursorMuted = 0x10;
+
+// Receives the events a cursor passes.
+class EventSink {
+ public:
+  virtual ~EventSink() = default;
+  virtual void fire(const PlayClip& clip, const AnimEvent& event) = 0;
+};
+
+// What the sampler needs besides the cursor (warriors.txt, "Root motion", "The pose").
+struct SampleContext {
+  const WarPose* defaults = nullptr;  // the instance's default pose (reference pose, tagged)
+  float bind_height = 0;              // added to section B's z
+};
+
+// WarAnimInstance.
+class AnimCursor {
+ public:
+  static constexpr int kSlots = kNumBones + 2;  // bones 0-33, velocity, translation
+
+  // AnimCursor_Init (0x001041f8): each channel at its first key, time 0, frame 0.
+  void init(const PlayClip* clip, uint16_t flags = 0);
+  // AnimCursor_Restart: back to time 0 (the loop's wrap).
+  void restart();
+  // AnimCursor_Step (0x00104110): each channel to the key in force at `frame`.
+  void step(uint32_t frame);
+  // AnimCursor_Advance (0x001044a0) by s = dt x rate: 0 when the step was taken (events
+  // passed are fired into `sink` unless muted), else the overshoot (t + s) - (D - 1/60) and
+  // nothing changes. An overshoot of exactly 0.0 is what the callers read as "not ended".
+  float advance(float s, EventSink* sink);
+  // Sets the time directly (the gait's follower, a blend window): frame and channels follow;
+  // no events.
+  void set_time(float time);
+  // AnimCursor_SamplePose (0x00104ce0) at `rate`.
+  void sample(float rate, const SampleContext& ctx, WarPose& out) const;
+
+  const PlayClip* clip() const { return clip_; }
+  float time() const { return time_; }
+  uint32_t frame() const { return frame_; }
+  uint16_t flags() const { return flags_; }
+  void set_flags(uint16_t f) { flags_ = f; }
+  float duration() const { return clip_ ? clip_->duration : 0.f; }
+  float normalised_time() const;
+
+ private:
+  void fire_events(uint32_t from_exclusive, uint32_t to, EventSink* sink);
+  const PlayClip* clip_ = nullptr;
+  float time_ = 0;
+  uint32_t frame_ = 0;
+  uint16_t flags_ = 0;
+  int64_t fired_ = -1;  // the last frame whose events were fired (-1: none yet)
+  std::array<uint32_t, kSlots> key_{};  // current key per slot (absolute index)
+};
+
+// The key in force at a continuous frame, outside a cursor (`sample --frame`, plot): the key at
+// or before the nearest whole frame (a tie to the lower), carried by t = (frame - key) / delta.
+void sample_clip(const PlayClip& clip, float frame, float rate, const SampleContext& ctx,
+                 WarPose& out);
+
+// The number of updates a clip that hands over plays at `rate` (warriors.txt, "When a clip
+// ends"): updates 0 .. n-1 show the clip, update n shows the next task.
+int clip_length_updates(float duration, float rate, float dt = 0.033333335f);
+
+}  // namespace animkit::warriors

@@ -1,0 +1,150 @@
+#include "animkit/warriors/pose.h"
+
+namespace animkit::warriors {
+
+// warriors.txt "The pose", parent table.
+const std::array<int8_t, kNumBones> kParents = {-1, 0,  1,  1,  3,  4,  5,  6,  6,  8,  6,  10,
+                                                6,  12, 6,  6,  5,  16, 17, 18, 19, 19, 5,  22,
+                                                23, 24, 25, 25, 2,  28, 29, 2,  31, 32};
+
+namespace {
+// warriors.txt "The reference pose", (x, y, z, w) rounded to four places in the spec.
+constexpr float kReference[kNumBones][4] = {
+    {0, 0, 0, 1},
+    {-0.4912f, -0.5087f, 0.4912f, 0.5087f},
+    {-0.5000f, 0.5000f, -0.5000f, 0.5000f},
+    {0.4793f, -0.5199f, 0.5199f, -0.4793f},
+    {0, -0.0298f, 0, 0.9996f},
+    {0, -0.1757f, 0, 0.9844f},
+    {0, 0.1172f, 0, 0.9931f},
+    {0.5274f, -0.4710f, 0.4710f, 0.5274f},
+    {0.6590f, 0, 0.7521f, 0},
+    {0, -0.2983f, 0, 0.9545f},
+    {0.6081f, -0.5780f, 0.3635f, 0.4050f},
+    {0, 0.6425f, 0, 0.7663f},
+    {0.4043f, -0.3602f, 0.5801f, 0.6085f},
+    {-0.0036f, -0.6166f, 0.0054f, 0.7873f},
+    {0.7393f, 0, 0.6733f, 0},
+    {0.5247f, -0.4805f, 0.4743f, 0.5186f},
+    {0.6200f, -0.7643f, -0.1281f, 0.1227f},
+    {0.0452f, -0.0282f, 0.1112f, 0.9924f},
+    {0, 0.1174f, 0, 0.9931f},
+    {-0.6951f, -0.0567f, 0.0262f, 0.7162f},
+    {-0.0004f, -0.2858f, 0.0001f, 0.9583f},
+    {-0.0811f, -0.3223f, -0.0030f, 0.9431f},
+    {-0.6200f, -0.7643f, 0.1281f, 0.1227f},
+    {-0.0452f, -0.0282f, -0.1112f, 0.9924f},
+    {0, 0.1174f, 0, 0.9931f},
+    {0.6951f, -0.0567f, -0.0262f, 0.7162f},
+    {0.0004f, -0.2858f, -0.0001f, 0.9583f},
+    {0.0811f, -0.3223f, 0.0030f, 0.9431f},
+    {-0.0066f, -0.1154f, 0.9910f, -0.0678f},
+    {0, 0.0340f, 0, 0.9994f},
+    {-0.0030f, -0.0194f, -0.0700f, 0.9974f},
+    {-0.0066f, 0.1154f, 0.9910f, 0.0678f},
+    {0, 0.0340f, 0, 0.9994f},
+    {0.0030f, -0.0194f, 0.0700f, 0.9974f},
+};
+
+// Names of our own (the rodata's bip_sw_* names are not given by the spec).
+constexpr const char* kBoneNames[kNumBones] = {
+    "root",       "pelvis",     "hips",        "spine",      "spine1",      "spine2",
+    "neck",       "head",       "bone8",       "bone9",      "bone10",      "bone11",
+    "bone12",     "bone13",     "bone14",      "bone15",     "r_clavicle",  "r_upperarm",
+    "r_forearm",  "r_hand",     "r_finger0",   "r_finger1",  "l_clavicle",  "l_upperarm",
+    "l_forearm",  "l_hand",     "l_finger0",   "l_finger1",  "r_thigh",     "r_calf",
+    "r_foot",     "l_thigh",    "l_calf",      "l_foot"};
+}  // namespace
+
+const std::array<Quat, kNumBones>& reference_pose() {
+  static const std::array<Quat, kNumBones> pose = [] {
+    std::array<Quat, kNumBones> p;
+    for (int b = 0; b < kNumBones; ++b) {
+      p[b] = normalize({kReference[b][0], kReference[b][1], kReference[b][2], kReference[b][3]});
+    }
+    return p;
+  }();
+  return pose;
+}
+
+const char* bone_name(int bone) { return bone >= 0 && bone < kNumBones ? kBoneNames[bone] : ""; }
+
+WarPose default_pose(Vec3 root_translation) {
+  WarPose p;
+  p.root_velocity = tagged(Vec3{}, true);
+  p.root_translation = tagged(root_translation, true);
+  const auto& ref = reference_pose();
+  for (int b = 0; b < kNumBones; ++b) p.rotations[b] = tagged(ref[b], true);
+  p.rotations[0] = tagged(Quat::identity(), true);  // bone 0 without a channel is the identity
+  return p;
+}
+
+namespace {
+// The motion channels: a tagged side gives way to the other; both tagged keep the lower.
+template <class T, class Mix>
+T blend_motion(const T& a, const T& b, float w, Mix mix) {
+  const bool ta = is_tagged(a), tb = is_tagged(b);
+  if (ta && tb) return a;
+  if (ta) return b;
+  if (tb) return a;
+  return tagged(mix(a, b, w), false);
+}
+// Bones 1-33 and the root translation: two tagged keep the lower's, otherwise mix.
+template <class T, class Mix>
+T blend_body(const T& a, const T& b, float w, Mix mix) {
+  if (is_tagged(a) && is_tagged(b)) return a;
+  return tagged(mix(a, b, w), false);
+}
+bool in_subtree(int b, int root) {
+  for (int p = b; p >= 0; p = kParents[p]) {
+    if (p == root) return true;
+  }
+  return false;
+}
+}  // namespace
+
+void pose_blend_partial(const WarPose& lower, const WarPose& upper, float weight, WarPose& out,
+                        int bone) {
+  const auto vlerp = [](Vec3 a, Vec3 b, float t) { return lerp(a, b, t); };
+  const auto qslerp = [](Quat a, Quat b, float t) { return slerp(a, b, t); };
+  const bool all = bone < 0;
+  out.root_velocity = all || in_subtree(0, bone)
+                          ? blend_motion(lower.root_velocity, upper.root_velocity, weight, vlerp)
+                          : lower.root_velocity;
+  out.root_translation =
+      all || in_subtree(1, bone)
+          ? blend_body(lower.root_translation, upper.root_translation, weight, vlerp)
+          : lower.root_translation;
+  out.rotations[0] = all || bone == 0
+                         ? blend_motion(lower.rotations[0], upper.rotations[0], weight, qslerp)
+                         : lower.rotations[0];
+  for (int b = 1; b < kNumBones; ++b) {
+    out.rotations[b] = all || in_subtree(b, bone)
+                           ? blend_body(lower.rotations[b], upper.rotations[b], weight, qslerp)
+                           : lower.rotations[b];
+  }
+}
+
+void build_bone_matrices(const WarPose& pose, const std::array<Vec3, kNumBones>& offsets,
+                         std::array<BoneTransform, kNumBones>& out) {
+  // Entry 0: motion, not a bone; identity when the pose's value is a default.
+  out[0].position = pose.velocity_default() ? Vec3{} : pose.root_velocity;
+  out[0].rotation = pose.rotation_default(0) ? Quat::identity() : pose.rotations[0];
+  // Entry 1: the pelvis, absolute, its rotation not composed with bone 0's.
+  out[1].position = pose.root_translation;
+  out[1].rotation = pose.rotations[1];
+  for (int b = 2; b < kNumBones; ++b) {
+    const BoneTransform& p = out[kParents[b]];
+    out[b].rotation = p.rotation * pose.rotations[b];
+    out[b].position = p.position + rotate(p.rotation, offsets[b]);
+  }
+}
+
+std::array<Vec3, kNumBones> unit_offsets() {
+  std::array<Vec3, kNumBones> o;
+  o.fill(Vec3{1, 0, 0});
+  o[0] = o[1] = Vec3{};
+  return o;
+}
+
+}  // namespace animkit::warriors

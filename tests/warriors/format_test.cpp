@@ -1,0 +1,212 @@
+// Formats and round trips (warriors.txt "Data"; warriors-container.md).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "animkit/warriors/builder.h"
+#include "animkit/warriors/character.h"
+#include "animkit/warriors/clip.h"
+#include "animkit/warriors/container.h"
+
+namespace animkit::warriors {
+namespace {
+
+AnmClip two_channel_clip() {
+  ClipBuilder b;
+  b.name = "test_clip";
+  b.frames = 10;
+  b.velocity = {{0, {0, 0, 0}}, {5, {0, 1.048f, 0}}};
+  b.translation = {{0, {0.1f, 0.2f, 0.9f}}};
+  b.rotations[1] = {{0, {0, 0, 0, 1}}, {4, {0.5f, 0, 0, 0.8660254f}}, {9, {0, 0.5f, 0, 0.8660254f}}};
+  b.rotations[5] = {{0, {0, 0, 0.2f, 0.98f}}};
+  AnimEvent e;
+  e.frame = 4;
+  e.type = 0x0b;
+  e.position = {1234, 0, 0};
+  b.events.push_back(e);
+  return b.build();
+}
+
+std::vector<uint8_t> bytes_of(const Resource& r) {
+  Writer w;
+  write_resource(w, r);
+  return w.take();
+}
+
+// warriors-container.md "Headers": marker = crc32("package").
+TEST(WarriorsContainer, PackMarkerIsCrcOfPackage) { EXPECT_EQ(crc32("package"), kPackMarker); }
+
+// warriors.txt "Keyframes": a key with +0 == 0 starts the next channel.
+TEST(WarriorsClip, ChannelSplit) {
+  const uint8_t keys[][8] = {{0, 7, 1, 0, 2, 0, 3, 0}, {3, 0, 4, 0, 5, 0, 6, 0},
+                             {0, 9, 7, 0, 8, 0, 9, 0}, {2, 0, 1, 0, 1, 0, 1, 0},
+                             {1, 0, 1, 0, 1, 0, 1, 0}};
+  std::vector<uint8_t> b;
+  for (const auto& k : keys) {
+    for (uint8_t v : k) b.push_back(v);
+  }
+  Reader r(b);
+  std::vector<Channel> c = split_channels(r, b.size());
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_EQ(c[0].keys.size(), 2u);
+  EXPECT_EQ(c[1].keys.size(), 3u);
+  EXPECT_EQ(c[0].keys[0].unknown, 7);  // byte +1 kept
+  EXPECT_EQ(c[1].keys[0].unknown, 9);
+  EXPECT_EQ(c[0].keys[1].x, 4);
+}
+
+// warriors.txt "Decoding": x/1023, y/1023, z/2047; rotations x 2^-15, w never negative.
+TEST(WarriorsClip, Scales) {
+  Key k{0, 0, 1023, -1023, 2047};
+  const Vec3 p = decode_position(k);
+  EXPECT_FLOAT_EQ(p.x, 1.0f);
+  EXPECT_FLOAT_EQ(p.y, -1.0f);
+  EXPECT_FLOAT_EQ(p.z, 1.0f);
+  EXPECT_FLOAT_EQ(decode_position(2047, 0), 2047.f / 1023.f);
+  const Quat q = decode_rotation(16384, 0, 0);
+  EXPECT_FLOAT_EQ(q.x, 0.5f);
+  EXPECT_FLOAT_EQ(q.w, std::sqrt(0.75f));
+  EXPECT_FLOAT_EQ(decode_rotation(-32768, 0, 0).x, -1.0f);
+}
+
+TEST(WarriorsClip, WNeverNegative) {
+  for (int x = -32768; x < 32768; x += 1021) {
+    for (int y = -32768; y < 32768; y += 3001) {
+      const Quat q = decode_rotation(int16_t(x), int16_t(y), int16_t(-x / 2));
+      EXPECT_GE(q.w, 0.0f);
+      EXPECT_FALSE(std::signbit(q.w));
+    }
+  }
+}
+
+// warriors.txt "Descriptor (chunk 0x02, 80 bytes)": every field at its offset.
+TEST(WarriorsClip, DescriptorLayout) {
+  AnmClip c = two_channel_clip();
+  c.descriptor.reference_count = 0x5a;
+  c.descriptor.flags = 0x11223344;
+  c.descriptor.tail = {1, 2, 3, 4, 5, 6, 7, 8};
+  Writer w;
+  write_descriptor(w, c.descriptor);
+  const auto& b = w.bytes();
+  ASSERT_EQ(b.size(), kDescriptorSize);
+  EXPECT_EQ(b[0], 0x40);  // 0x0045de40
+  EXPECT_EQ(b[2], 0x45);
+  float dur;
+  std::memcpy(&dur, &b[0x0c], 4);
+  EXPECT_FLOAT_EQ(dur, 10.f / 30.f);
+  EXPECT_EQ(b[0x10], 16);       // section A: 2 keys
+  EXPECT_EQ(b[0x12], 8);        // section B: 1 key
+  EXPECT_EQ(b[0x14], 32);       // section C: 4 keys
+  EXPECT_EQ(b[0x18], 2);        // two rotation channels
+  EXPECT_EQ(b[0x1a], 1);        // one event
+  EXPECT_EQ(b[0x20], 0x22);     // bones 1 and 5
+  EXPECT_EQ(b[0x25], 't');
+  EXPECT_EQ(b[0x43], 0x5a);
+  EXPECT_EQ(b[0x44], 0x44);
+  EXPECT_EQ(b[0x48], 1);
+  Reader r(b);
+  EXPECT_EQ(read_descriptor(r), c.descriptor);
+  EXPECT_EQ(c.descriptor.name_text(), "test_clip");
+}
+
+// Byte-exact round trip of a clip (DESIGN.md principle 2).
+TEST(WarriorsClip, RoundTrip) {
+  AnmClip c = two_channel_clip();
+  c.keyframes.section_c[0].keys[1].unknown = 0xab;  // byte +1 survives
+  const Resource res = make_anm_resource(c);
+  const std::vector<uint8_t> bytes = bytes_of(res);
+  const WadEntry e = read_entry(bytes);
+  ASSERT_FALSE(e.is_pack());
+  EXPECT_EQ(write_entry(e), bytes);
+  const ClipSet set = read_clip_set(std::get<Resource>(e.content));
+  ASSERT_EQ(set.clips.size(), 1u);
+  EXPECT_EQ(set.clips[0].clip, c);
+  EXPECT_EQ(bytes_of(make_anm_resource(set.clips[0].clip)), bytes);
+}
+
+// warriors.txt "A standalone .anm resource ... in either order".
+TEST(WarriorsClip, EitherOrder) {
+  const AnmClip c = two_channel_clip();
+  const std::vector<uint8_t> bytes = bytes_of(make_anm_resource(c, true));
+  const WadEntry e = read_entry(bytes);
+  const ClipSet set = read_clip_set(std::get<Resource>(e.content));
+  ASSERT_EQ(set.clips.size(), 1u);
+  EXPECT_EQ(set.clips[0].descriptor_chunk, 0u);
+  EXPECT_EQ(set.clips[0].clip, c);
+  EXPECT_EQ(write_entry(e), bytes);
+  EXPECT_TRUE(looks_like_resource(bytes, true));
+  EXPECT_FALSE(looks_like_pack(bytes, true));
+}
+
+// Character resource and pack round trips; the Anim Range List and the slot rule.
+TEST(WarriorsCharacter, RoundTripAndSlots) {
+  ClipBuilder a = {}, b = {};
+  a.name = "walk";
+  b.name = "run";
+  a.rotations[1] = {{0, {0, 0, 0, 1}}};
+  b.rotations[2] = {{0, {0, 0, 0, 1}}};
+  const AnmClip ca = a.build(), cb = b.build();
+  Resource res = make_character_resource("rembrandt", {ca, cb}, {408, 409}, {{408, 0x1000}});
+  res.chunks.push_back(make_bone_offsets_chunk(BoneOffsets{}));
+  update_sizes(res);
+  const std::vector<uint8_t> bytes = bytes_of(res);
+  EXPECT_TRUE(looks_like_resource(bytes, true));
+  const WadEntry e = read_entry(bytes);
+  EXPECT_EQ(write_entry(e), bytes);
+  const ClipSet set = read_clip_set(std::get<Resource>(e.content));
+  ASSERT_EQ(set.clips.size(), 2u);
+  ASSERT_TRUE(set.range_list && set.character_data && set.bone_offsets);
+  EXPECT_EQ(set.range_list->records.size(), 722u);
+  EXPECT_EQ(set.clip_for_anim(408), 0);
+  EXPECT_EQ(set.clip_for_anim(409), 1);
+  EXPECT_EQ(set.clip_for_anim(410), -1);
+  EXPECT_EQ(set.range_flags(408), 0x1000);
+  Writer rl;
+  write_range_list(rl, *set.range_list);
+  EXPECT_EQ(rl.bytes(), res.chunks[5].data);
+
+  // A pack of the character and a standalone clip.
+  const Pack pack = make_pack({res, make_anm_resource(ca)});
+  WadEntry pe{pack, std::vector<uint8_t>(32, 0)};
+  const std::vector<uint8_t> pb = write_entry(pe);
+  EXPECT_EQ(pack.header.size + 16, pb.size() - 32);
+  EXPECT_TRUE(looks_like_pack(pb, true));
+  EXPECT_FALSE(looks_like_resource(pb, true));
+  const WadEntry back = read_entry(pb);
+  EXPECT_EQ(back, pe);
+  EXPECT_EQ(write_entry(back), pb);
+}
+
+// warriors.txt "The Anim Range List": far range 0 -> reach x 1.25; the rate flags.
+TEST(WarriorsCharacter, RangeRecord) {
+  RangeRecord r;
+  r.reach = 2.0f;
+  EXPECT_FLOAT_EQ(r.far(), 2.5f);
+  r.far_range = 3100;
+  EXPECT_FLOAT_EQ(r.far(), 3.1f);
+  r.flags = 0x400;
+  EXPECT_TRUE(r.stuns());
+  const AnimSpeeds s;
+  EXPECT_FLOAT_EQ(anim_rate(s, 0), 0.75f);
+  EXPECT_FLOAT_EQ(anim_rate(s, 0x800), 0.8f);
+  EXPECT_FLOAT_EQ(anim_rate(s, 0x1000), 1.0f);
+  EXPECT_FLOAT_EQ(anim_rate(s, 0x2000), 0.9f);
+  EXPECT_FLOAT_EQ(AnimSpeeds::data_defaults().rates[1], 0.85f);
+}
+
+TEST(WarriorsContainer, BadInputIsAnError) {
+  const std::vector<uint8_t> bytes = bytes_of(make_anm_resource(two_channel_clip()));
+  for (size_t n = 0; n < bytes.size(); n += 7) {
+    std::vector<uint8_t> cut(bytes.begin(), bytes.begin() + n);
+    EXPECT_THROW(
+        {
+          const WadEntry e = read_entry(cut);
+          read_clip_set(std::get<Resource>(e.content));
+          if (n < bytes.size()) throw Error("short");
+        },
+        Error);
+  }
+}
+
+}  // namespace
+}  // namespace animkit::warriors

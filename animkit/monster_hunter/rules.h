@@ -1,0 +1,43 @@
+// The engine rules (monster-hunter.txt, "Engine rules (MHFU)"; notes 1, mhfu_port.constraints.RULES):
+// what a pack and skeleton must keep for the game to load and play them, each finding with its
+// level, message and fix text; and fix(), which applies the documented repairs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "animkit/core/registry.h"
+#include "animkit/monster_hunter/pack.h"
+#include "animkit/monster_hunter/skeleton.h"
+
+namespace animkit::monster_hunter {
+
+struct Rule {
+  const char* code;
+  Finding::Level level;
+  const char* fix;
+};
+// Every code of the RULES table, and EMPTY_TRACK (the spec's "no empty track on an animated
+// joint", which the public tool does not check).
+const std::vector<Rule>& rules();
+const Rule& rule(const std::string& code);
+
+// Runs the rules on whatever is given (any may be null). MHFU packs get every rule; MHP3rd packs
+// the encoding-neutral ones (DUPLICATE_CHANNEL, NEGATIVE_FRAME, FRAME_ORDER, EMPTY_CHANNEL).
+// `species` is the template skeleton for TEMPLATE.
+std::vector<Finding> validate(const Skeleton* skeleton, const AnimPack* pack,
+                              const Skeleton* species = nullptr);
+// notes 1: "E errors, W warnings".
+std::string summary(const std::vector<Finding>& findings);
+
+// notes 1, the "fix" column, applied where a fix can be made mechanically: scale channels
+// dropped, duplicate channels dropped (the first of each bit kept), empty channels removed, keys
+// sorted by frame, a clip with negative frames shifted to start at 0, empty tracks (and clips
+// without tracks, given the skeleton) filled with rest keys spanning the clip, an animated count
+// past the bone count clamped. Returns one line per change.
+std::vector<std::string> fix(AnimPack* pack, Skeleton* skeleton);
+
+// A list of numbers as the rules print it: at most 8, space separated, then " (+N)".
+std::string list_numbers(const std::vector<int>& numbers);
+
+}  // namespace animkit::monster_hunter

@@ -1,8 +1,249 @@
-// The `animkit <engine> ...` verbs of the call_of_duty module.
+// The `animkit cod ...` verbs of the call_of_duty module: `cod tree` (load one tree as the game
+// does), `cod lint` (every tree a mod's scripts use, with their references), `cod refs` (the
+// references of scripts and their packed values).
+#include <fmt/format.h>
+
+#include <map>
+
+#include "animkit/call_of_duty/linker.h"
+#include "animkit/call_of_duty/loader.h"
+#include "animkit/call_of_duty/tokenizer.h"
+#include "animkit/call_of_duty/tree_output.h"
 #include "cli.h"
 
 namespace animkit::cli {
 
-void add_call_of_duty_verbs(CLI::App& /*app*/, Cli& /*cli*/) {}
+namespace {
+
+namespace cod = animkit::call_of_duty;
+
+std::string file_text(const std::string& path) {
+  const std::vector<uint8_t> bytes = read_file(path);
+  return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
+// Names separated by commas or white space, a leading `%` dropped, each with its place.
+void split_refs(const std::string& text, const std::string& file, bool places,
+                std::vector<cod::Reference>& out) {
+  const cod::LineMap lines(text);
+  size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && (text[i] == ',' || static_cast<unsigned char>(text[i]) <= ' ')) ++i;
+    const size_t start = i;
+    while (i < text.size() && text[i] != ',' && static_cast<unsigned char>(text[i]) > ' ') ++i;
+    if (i == start) continue;
+    std::string name = text.substr(start, i - start);
+    if (name[0] == '%') name.erase(0, 1);
+    if (name.empty()) continue;
+    cod::Reference r;
+    r.name = cod::to_lower(name);
+    r.file = file;
+    if (places) {
+      r.line = lines.line(start);
+      r.column = lines.column(start);
+      r.offset = start;
+    }
+    out.push_back(std::move(r));
+  }
+}
+
+void print_grouped(Cli& cli, const std::vector<cod::Diagnostic>& diagnostics) {
+  std::map<std::string, std::vector<const cod::Diagnostic*>> by_file;
+  for (const auto& d : diagnostics) by_file[d.file].push_back(&d);
+  for (auto& [file, list] : by_file) {
+    std::stable_sort(
+        list.begin(), list.end(), [](const cod::Diagnostic* a, const cod::Diagnostic* b) {
+          return std::make_pair(a->line, a->column) < std::make_pair(b->line, b->column);
+        });
+    cli.out << (file.empty() ? std::string("(all trees)") : file) << ":\n";
+    for (const cod::Diagnostic* d : list) {
+      std::string place = d->line > 0 ? fmt::format("{}:{}: ", d->line, d->column) : "";
+      cli.out << fmt::format("  {}{}: {}\n", place, d->is_error() ? "error" : "warning",
+                             d->message);
+    }
+  }
+}
+
+Json link_json(const cod::LinkResult& r) {
+  Json trees = Json::array();
+  for (const auto& t : r.trees) {
+    Json j{{"tree", t.name}, {"index", t.index}, {"file", t.file}};
+    if (t.load && t.load->anim) {
+      j["node_count"] = t.load->anim->node_count;
+      j["checksum"] = t.load->anim->checksum;
+      j["loaded"] = t.load->loaded();
+    } else {
+      j["loaded"] = false;
+    }
+    trees.push_back(std::move(j));
+  }
+  Json refs = Json::array();
+  for (const auto& rr : r.references) {
+    const bool anim = rr.ref.kind == cod::ScriptReference::Kind::kAnimation;
+    Json j{{"file", rr.ref.file},
+           {"line", rr.ref.line},
+           {"column", rr.ref.column},
+           {"kind", anim ? "animation" : "animtree"},
+           {"name", rr.ref.name},
+           {"tree", rr.ref.tree},
+           {"tree_index", rr.tree_index},
+           {"node", rr.node ? Json(*rr.node) : Json(nullptr)},
+           {"value", rr.value ? Json(*rr.value) : Json(nullptr)}};
+    refs.push_back(std::move(j));
+  }
+  std::map<std::string, Json> files;
+  for (const auto& d : r.diagnostics) {
+    Json& f = files[d.file];
+    if (f.is_null()) f = Json::array();
+    f.push_back(cod::diagnostic_json(d));
+  }
+  Json grouped = Json::array();
+  for (auto& [file, list] : files) grouped.push_back(Json{{"file", file}, {"diagnostics", list}});
+  return Json{{"scripts", r.scripts.size()},
+              {"trees", trees},
+              {"references", refs},
+              {"total_nodes", r.total_nodes},
+              {"errors", std::count_if(r.diagnostics.begin(), r.diagnostics.end(),
+                                       [](const cod::Diagnostic& d) { return d.is_error(); })},
+              {"files", grouped}};
+}
+
+}  // namespace
+
+void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
+  auto* group = app.add_subcommand("cod", "Call of Duty: United Offensive animation trees");
+  group->require_subcommand(1);
+
+  // cod tree FILE.atr
+  {
+    auto* verb = group->add_subcommand("tree", "load one .atr tree as the stock loader does");
+    static std::string file, refs, refs_file, assets, manifest, out_file;
+    static bool anim_check = false, keep_going = false, dot = false, svg = false;
+    verb->add_option("file", file, "the .atr tree")->required();
+    auto* r1 = verb->add_option("--refs", refs, "the names scripts reference: a,b,c");
+    auto* r2 = verb->add_option("--refs-file", refs_file, "a file of referenced names");
+    r1->excludes(r2);
+    verb->add_flag("--anim-check", anim_check, "com_animCheck 1: keep every node");
+    verb->add_option("--assets", assets, "folder of xanim assets (a leaf must exist there)");
+    verb->add_option("--manifest", manifest, "JSON manifest of xanim loop and length");
+    verb->add_flag("--keep-going", keep_going,
+                   "record every error and recover (stock: stop at the first)");
+    verb->add_flag("--json", cli.json, "one JSON document");
+    auto* d = verb->add_flag("--dot", dot, "print the tree as Graphviz source");
+    auto* s = verb->add_flag("--svg", svg, "print the tree as SVG (Graphviz `dot`)");
+    d->excludes(s);
+    verb->add_option("-o,--out", out_file, "write the --dot / --svg / --json output to a file");
+    verb->callback([&cli] {
+      cod::LoadOptions o;
+      const std::filesystem::path path(file);
+      o.tree_name = cod::to_lower(path.stem().string());
+      o.file = file;
+      if (!refs.empty()) split_refs(refs, "--refs", false, o.references);
+      if (!refs_file.empty()) split_refs(file_text(refs_file), refs_file, true, o.references);
+      o.anim_check = anim_check;
+      o.keep_going = keep_going;
+      cod::AssetResolver resolver;
+      if (!assets.empty()) resolver.set_directory(assets);
+      if (!manifest.empty()) resolver.load_manifest(manifest);
+      o.assets = &resolver;
+      const cod::LoadResult r = cod::load_anim_tree(file_text(file), o);
+      std::string text;
+      if (dot) {
+        text = cod::tree_dot(r);
+      } else if (svg) {
+        text = cod::render_svg(cod::tree_dot(r));
+      } else if (cli.json) {
+        text = cod::tree_json(r).dump() + "\n";
+      } else {
+        text = cod::tree_text(r);
+      }
+      if (!out_file.empty()) {
+        write_text(out_file, text);
+      } else {
+        cli.out << text;
+      }
+      if ((dot || svg) && !r.loaded()) {
+        for (const auto& diag : r.diagnostics) cli.err << diag.to_string() << "\n";
+      }
+      if (!r.loaded()) cli.exit_code = 1;
+    });
+  }
+
+  // cod lint MOD_DIR
+  {
+    auto* verb =
+        group->add_subcommand("lint", "every tree a mod's scripts use, with their references");
+    static std::string dir, manifest;
+    static bool anim_check = false;
+    verb->add_option("mod_dir", dir, "the mod folder (scripts, animtrees/, xanim/)")->required();
+    verb->add_option("--manifest", manifest, "JSON manifest of xanim loop and length");
+    verb->add_flag("--anim-check", anim_check, "com_animCheck 1: keep every node");
+    verb->add_flag("--json", cli.json, "one JSON document");
+    verb->callback([&cli] {
+      std::optional<std::filesystem::path> m;
+      if (!manifest.empty()) m = manifest;
+      const cod::LinkResult r = cod::lint_mod(dir, anim_check, m);
+      const bool failed = cod::has_error(r.diagnostics);
+      if (cli.json) {
+        cli.out << link_json(r).dump() << "\n";
+      } else {
+        print_grouped(cli, r.diagnostics);
+        size_t errors = 0;
+        for (const auto& d : r.diagnostics) errors += d.is_error();
+        cli.out << fmt::format("{} scripts, {} trees, {} references, {} errors\n", r.scripts.size(),
+                               r.trees.size(), r.references.size(), errors);
+      }
+      if (failed) cli.exit_code = 1;
+    });
+  }
+
+  // cod refs SCRIPT.gsc... --tree T.atr...
+  {
+    auto* verb = group->add_subcommand(
+        "refs", "the animation references of scripts and their packed values");
+    static std::vector<std::string> scripts, trees;
+    static std::string assets, manifest;
+    static bool anim_check = false;
+    verb->add_option("scripts", scripts, "the .gsc scripts")->required();
+    verb->add_option("--tree", trees, "an .atr tree the scripts use (its name is the file name)");
+    verb->add_option("--assets", assets, "folder of xanim assets");
+    verb->add_option("--manifest", manifest, "JSON manifest of xanim loop and length");
+    verb->add_flag("--anim-check", anim_check, "com_animCheck 1: keep every node");
+    verb->add_flag("--json", cli.json, "one JSON document");
+    verb->callback([&cli] {
+      cod::AssetResolver resolver;
+      if (!assets.empty()) resolver.set_directory(assets);
+      if (!manifest.empty()) resolver.load_manifest(manifest);
+      std::map<std::string, std::filesystem::path> by_name;
+      for (const std::string& t : trees) {
+        by_name[cod::to_lower(std::filesystem::path(t).stem().string())] = t;
+      }
+      cod::LinkOptions o;
+      o.anim_check = anim_check;
+      o.assets = &resolver;
+      o.find_tree = [&by_name](const std::string& name) -> std::optional<std::filesystem::path> {
+        auto it = by_name.find(name);
+        if (it == by_name.end()) return std::nullopt;
+        return it->second;
+      };
+      std::vector<std::filesystem::path> paths(scripts.begin(), scripts.end());
+      const cod::LinkResult r = cod::link_scripts(paths, o);
+      if (cli.json) {
+        cli.out << link_json(r).dump() << "\n";
+      } else {
+        for (const auto& rr : r.references) {
+          const bool anim = rr.ref.kind == cod::ScriptReference::Kind::kAnimation;
+          cli.out << fmt::format("{}:{}:{}: {} tree '{}' (#{})", rr.ref.file, rr.ref.line,
+                                 rr.ref.column, anim ? "%" + rr.ref.name : std::string("#animtree"),
+                                 rr.ref.tree, rr.tree_index);
+          if (rr.node) cli.out << fmt::format(" node {}", *rr.node);
+          cli.out << (rr.value ? fmt::format(" = 0x{:08x}\n", *rr.value) : std::string(" = ?\n"));
+        }
+        print_grouped(cli, r.diagnostics);
+      }
+      if (cod::has_error(r.diagnostics)) cli.exit_code = 1;
+    });
+  }
+}
 
 }  // namespace animkit::cli

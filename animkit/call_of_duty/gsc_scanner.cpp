@@ -1,0 +1,189 @@
+#include "animkit/call_of_duty/gsc_scanner.h"
+
+#include "animkit/call_of_duty/anim_registry.h"
+#include "animkit/call_of_duty/tokenizer.h"
+
+namespace animkit::call_of_duty {
+
+namespace {
+
+bool ident_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+class Scanner {
+ public:
+  Scanner(std::string_view text, const std::string& file, ScriptScan& out)
+      : s_(text), lines_(text), out_(out) {
+    out_.file = file;
+  }
+
+  void run() {
+    const size_t n = s_.size();
+    while (pos_ < n) {
+      const char c = s_[pos_];
+      if (c == '/' && at(pos_ + 1) == '/') {
+        while (pos_ < n && s_[pos_] != '\n') ++pos_;
+      } else if (c == '/' && at(pos_ + 1) == '*') {
+        pos_ += 2;
+        while (pos_ < n && !(s_[pos_] == '*' && at(pos_ + 1) == '/')) ++pos_;
+        pos_ = std::min(n, pos_ + 2);
+      } else if (c == '/' && at(pos_ + 1) == '#') {
+        in_dev_ = true;  // a developer-only block
+        pos_ += 2;
+      } else if (c == '#' && at(pos_ + 1) == '/') {
+        in_dev_ = false;
+        pos_ += 2;
+      } else if (c == '"') {
+        skip_string();
+      } else if (c == '%' && ident_char(at(pos_ + 1))) {
+        animation();
+      } else if (c == '#' && ident_char(at(pos_ + 1))) {
+        directive();
+      } else if (ident_char(c)) {
+        while (pos_ < n && ident_char(s_[pos_])) ++pos_;  // a word: `a%b` is not a reference
+      } else {
+        ++pos_;
+      }
+    }
+  }
+
+ private:
+  char at(size_t i) const { return i < s_.size() ? s_[i] : '\0'; }
+
+  void diagnose(size_t offset, std::string message) {
+    Diagnostic d;
+    d.file = out_.file;
+    d.offset = offset;
+    d.line = lines_.line(offset);
+    d.column = lines_.column(offset);
+    d.message = std::move(message);
+    out_.diagnostics.push_back(std::move(d));
+  }
+
+  void skip_string() {
+    ++pos_;
+    while (pos_ < s_.size() && s_[pos_] != '"') {
+      if (s_[pos_] == '\\') ++pos_;
+      ++pos_;
+    }
+    if (pos_ < s_.size()) ++pos_;
+  }
+
+  std::string word() {
+    const size_t start = pos_;
+    while (pos_ < s_.size() && ident_char(s_[pos_])) ++pos_;
+    return std::string(s_.substr(start, pos_ - start));
+  }
+
+  void skip_space() {
+    for (;;) {
+      while (pos_ < s_.size() && static_cast<unsigned char>(s_[pos_]) <= ' ') ++pos_;
+      if (at(pos_) == '/' && at(pos_ + 1) == '*') {
+        pos_ += 2;
+        while (pos_ < s_.size() && !(s_[pos_] == '*' && at(pos_ + 1) == '/')) ++pos_;
+        pos_ = std::min(s_.size(), pos_ + 2);
+        continue;
+      }
+      if (at(pos_) == '/' && at(pos_ + 1) == '/') {
+        while (pos_ < s_.size() && s_[pos_] != '\n') ++pos_;
+        continue;
+      }
+      return;
+    }
+  }
+
+  void animation() {
+    const size_t start = pos_;
+    ++pos_;
+    const std::string name = to_lower(word());
+    if (in_dev_) {
+      diagnose(start, "cannot reference animation from /# ... #/ comment");
+      return;
+    }
+    if (tree_.empty()) {
+      diagnose(start, "#using_animtree was not specified");
+      return;
+    }
+    add(ScriptReference::Kind::kAnimation, name, start);
+  }
+
+  void add(ScriptReference::Kind kind, std::string name, size_t offset) {
+    ScriptReference r;
+    r.kind = kind;
+    r.name = std::move(name);
+    r.tree = tree_;
+    r.file = out_.file;
+    r.offset = offset;
+    r.line = lines_.line(offset);
+    r.column = lines_.column(offset);
+    out_.references.push_back(std::move(r));
+  }
+
+  void directive() {
+    const size_t start = pos_;
+    ++pos_;
+    const std::string w = to_lower(word());
+    if (w == "animtree") {
+      if (tree_.empty()) {
+        diagnose(start, "#using_animtree was not specified");
+      } else {
+        add(ScriptReference::Kind::kAnimTree, {}, start);
+      }
+      return;
+    }
+    if (w != "using_animtree") return;  // #include and the like
+    // #using_animtree ( "name" ) ;
+    skip_space();
+    if (at(pos_) != '(') {
+      diagnose(pos_ < s_.size() ? pos_ : start, "bad syntax");
+      return;
+    }
+    ++pos_;
+    skip_space();
+    if (at(pos_) != '"') {
+      diagnose(pos_ < s_.size() ? pos_ : start, "bad syntax");
+      return;
+    }
+    const size_t name_at = pos_;
+    ++pos_;
+    std::string name;
+    while (pos_ < s_.size() && s_[pos_] != '"' && s_[pos_] != '\n') {
+      if (s_[pos_] == '\\' && at(pos_ + 1) == '"') ++pos_;
+      name += s_[pos_++];
+    }
+    if (at(pos_) == '"') ++pos_;
+    skip_space();
+    if (at(pos_) == ')') ++pos_;
+    // "The name must be a single identifier": letters, digits and underscores.
+    if (!is_identifier(name)) {
+      diagnose(name_at, "bad anim tree name");
+      return;
+    }
+    tree_ = canonical_tree_name(name);
+    TreeDirective d;
+    d.tree = tree_;
+    d.file = out_.file;
+    d.offset = start;
+    d.line = lines_.line(start);
+    d.column = lines_.column(start);
+    out_.directives.push_back(std::move(d));
+  }
+
+  std::string_view s_;
+  LineMap lines_;
+  ScriptScan& out_;
+  size_t pos_ = 0;
+  bool in_dev_ = false;
+  std::string tree_;
+};
+
+}  // namespace
+
+ScriptScan scan_script(std::string_view text, const std::string& file) {
+  ScriptScan out;
+  Scanner(text, file, out).run();
+  return out;
+}
+
+}  // namespace animkit::call_of_duty

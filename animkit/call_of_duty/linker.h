@@ -1,0 +1,61 @@
+// Scripts and trees together, as the game links them: every script is scanned, every tree a
+// script selects is registered (first use first) and loaded with the names the scripts reference
+// in it, and every reference gets its packed value (cod-animtrees.txt, "Script integration";
+// issue 4, "Script references"). `animkit cod lint` and `animkit cod refs` run on this.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "animkit/call_of_duty/assets.h"
+#include "animkit/call_of_duty/diagnostic.h"
+#include "animkit/call_of_duty/gsc_scanner.h"
+#include "animkit/call_of_duty/loader.h"
+
+namespace animkit::call_of_duty {
+
+struct LinkedTree {
+  std::string name;  // canonical
+  int index = 0;     // registry index (from 1); 0 when it could not be registered
+  std::string file;  // the .atr file, empty when none was found
+  std::optional<LoadResult> load;
+};
+
+struct ResolvedReference {
+  ScriptReference ref;
+  int tree_index = 0;
+  std::optional<int32_t> node;    // the node index (%name), when the tree binds it
+  std::optional<uint32_t> value;  // packed (treeIndex << 16) | nodeIndex; #animtree: treeIndex
+};
+
+struct LinkOptions {
+  bool anim_check = false;
+  bool keep_going = true;  // a linter reports everything
+  const AssetResolver* assets = nullptr;
+  // The .atr file of a canonical tree name, or nullopt when there is none.
+  std::function<std::optional<std::filesystem::path>(const std::string& tree)> find_tree;
+  // How paths are printed in diagnostics.
+  std::function<std::string(const std::filesystem::path&)> display;
+};
+
+struct LinkResult {
+  std::vector<ScriptScan> scripts;
+  std::vector<LinkedTree> trees;  // by registry index - 1
+  std::vector<ResolvedReference> references;
+  std::vector<Diagnostic> diagnostics;  // every diagnostic of every script and tree
+  uint32_t total_nodes = 0;
+};
+
+// Links the scripts (read from disk; an unreadable one is a diagnostic).
+LinkResult link_scripts(const std::vector<std::filesystem::path>& scripts,
+                        const LinkOptions& options);
+
+// `cod lint MOD_DIR`: scripts (*.gsc) under MOD_DIR, trees under MOD_DIR/animtrees, assets under
+// MOD_DIR/xanim (when that folder exists); `manifest` gives loop and length.
+LinkResult lint_mod(const std::filesystem::path& mod_dir, bool anim_check,
+                    const std::optional<std::filesystem::path>& manifest);
+
+}  // namespace animkit::call_of_duty

@@ -1,0 +1,58 @@
+// Loading one tree the way the stock game does (Scr_CreateAnimationTree and the XAnim builder):
+// parse with pruning, lay out the compact tree, bind the script references, resolve the leaf
+// assets, run the sync setup, then report references no node defines (cod-animtrees.txt,
+// "Pruning and placeholders", "Sync groups", "Script integration", "Diagnostics").
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "animkit/call_of_duty/assets.h"
+#include "animkit/call_of_duty/atr_parser.h"
+#include "animkit/call_of_duty/diagnostic.h"
+#include "animkit/call_of_duty/xanim_tree.h"
+
+namespace animkit::call_of_duty {
+
+// A `%name` reference to the tree, and where it was made (for `not defined` diagnostics).
+struct Reference {
+  std::string name;  // lower-cased by load_anim_tree
+  std::string file;
+  int line = 0, column = 0;
+  uint64_t offset = 0;
+};
+
+struct LoadOptions {
+  std::string tree_name;              // e.g. "generic_human" (messages say 'animtrees/<name>.atr')
+  std::string file;                   // for diagnostics
+  std::vector<Reference> references;  // what the scripts reference
+  bool anim_check = false;            // com_animCheck (stock default 0)
+  bool keep_going = false;            // record every error and recover
+  const AssetResolver* assets = nullptr;  // nullptr: every asset exists, nothing more is known
+  uint32_t checksum_seed = 0;             // the running checksum the fold starts from
+};
+
+struct LoadResult {
+  std::string tree_name;
+  AnimTreeFile parsed;
+  std::optional<XAnim> anim;  // absent when the parse failed and the loader stopped
+  // Referenced name -> node index of the node that bound it (the first in build order).
+  std::unordered_map<std::string, int32_t> bindings;
+  std::vector<Diagnostic> diagnostics;  // parse, then build, then the references check
+
+  bool loaded() const { return !has_error(diagnostics); }
+  // The node index a reference binds to, or nullopt.
+  std::optional<int32_t> find(std::string_view name) const;
+};
+
+// XANIM_POOL_NODE_COUNT (cod-animtrees.txt, "Limits"): an engine pool constant, reported as a
+// warning when a tree alone needs more nodes.
+inline constexpr uint32_t kXAnimPoolNodeCount = 2048;
+
+LoadResult load_anim_tree(std::string_view text, const LoadOptions& options);
+
+}  // namespace animkit::call_of_duty

@@ -1,0 +1,63 @@
+// The shared script tokenizer in its space-delimited mode, as the tree loader uses it
+// (cod-animtrees-loader.md, "Tokens"): a token is a run of bytes above the space character
+// compared as signed chars (so 0x80-0xFF are white space), `"` starts a quoted token with `\"` as
+// an escape, `//` and `/*` start comments only where a token would start, and a read "on line"
+// returns an empty token once white space containing a newline is crossed (a `/* */` comment over
+// several lines does not count as that newline). The data ends at the first NUL byte, as the
+// C string the stock loader reads does.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace animkit::call_of_duty {
+
+struct Token {
+  std::string text;   // the token (a quoted token without its quotes)
+  size_t offset = 0;  // of its first byte (the quote for a quoted token); end of data at EOF
+  bool eof = false;   // no token: end of data
+  bool quoted = false;
+  bool empty() const { return text.empty(); }
+};
+
+// Maps byte offsets to 1-based lines and columns; lines count '\n' bytes (so CRLF files give
+// the same line numbers as LF files).
+class LineMap {
+ public:
+  explicit LineMap(std::string_view text);
+  int line(size_t offset) const;
+  int column(size_t offset) const;
+
+ private:
+  std::vector<size_t> starts_;  // offset of the first byte of each line
+};
+
+class Tokenizer {
+ public:
+  explicit Tokenizer(std::string_view text);
+
+  // The next token, crossing line breaks (Com_Parse). At the end of data: eof, empty text.
+  Token next();
+  // The next token on the current line (Com_ParseOnLine): empty (not eof) once a newline is
+  // crossed; eof at the end of data.
+  Token next_on_line();
+  // Reads and drops the rest of the current line.
+  void skip_line();
+
+  size_t position() const { return pos_; }
+  void set_position(size_t pos) { pos_ = pos; }
+  size_t size() const { return text_.size(); }
+
+ private:
+  Token read(bool allow_line_breaks);
+  std::string_view text_;
+  size_t pos_ = 0;
+};
+
+// True for one or more ASCII letters, digits or underscores (a leading digit is allowed).
+bool is_identifier(std::string_view s);
+std::string to_lower(std::string_view s);
+
+}  // namespace animkit::call_of_duty

@@ -2,24 +2,11 @@
 
 namespace animkit {
 
-Quat normalize(Quat q) {
-  const float n2 = dot(q, q);
-  if (!(n2 > 0.f) || !std::isfinite(n2)) return Quat::identity();
-  const float inv = 1.f / std::sqrt(n2);
-  return {q.x * inv, q.y * inv, q.z * inv, q.w * inv};
-}
-
 Vec3 rotate(Quat q, Vec3 v) {
   // v' = v + 2w (u x v) + 2 u x (u x v), with u the vector part.
   const Vec3 u{q.x, q.y, q.z};
   const Vec3 t = cross(u, v) * 2.f;
   return v + t * q.w + cross(u, t);
-}
-
-Quat nlerp(Quat a, Quat b, float t) {
-  if (dot(a, b) < 0.f) b = -b;
-  return normalize({a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t,
-                    a.w + (b.w - a.w) * t});
 }
 
 Quat slerp(Quat a, Quat b, float t) {

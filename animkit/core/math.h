@@ -60,7 +60,12 @@ inline float dot(Quat a, Quat b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.
 inline Quat operator-(Quat q) { return {-q.x, -q.y, -q.z, -q.w}; }
 inline Quat conjugate(Quat q) { return {-q.x, -q.y, -q.z, q.w}; }
 // The unit quaternion in q's direction; identity for a zero or non-finite input.
-Quat normalize(Quat q);
+inline Quat normalize(Quat q) {
+  const float n2 = dot(q, q);
+  if (!(n2 > 0.f && n2 < INFINITY)) return Quat::identity();
+  const float inv = 1.f / std::sqrt(n2);
+  return {q.x * inv, q.y * inv, q.z * inv, q.w * inv};
+}
 // Hamilton product: (a * b) applied to v rotates by b first, then by a.
 inline Quat operator*(Quat a, Quat b) {
   return {a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
@@ -71,7 +76,11 @@ inline Quat operator*(Quat a, Quat b) {
 // Rotates v by the unit quaternion q.
 Vec3 rotate(Quat q, Vec3 v);
 // Component lerp towards b (or -b when the two lie in opposite hemispheres), then normalised.
-Quat nlerp(Quat a, Quat b, float t);
+inline Quat nlerp(Quat a, Quat b, float t) {
+  const float s = dot(a, b) < 0.f ? -t : t;
+  const float r = 1.f - t;
+  return normalize({a.x * r + b.x * s, a.y * r + b.y * s, a.z * r + b.z * s, a.w * r + b.w * s});
+}
 // Spherical interpolation on the shorter arc; t is clamped to [0, 1].
 Quat slerp(Quat a, Quat b, float t);
 Quat axis_angle(Vec3 unit_axis, float radians);

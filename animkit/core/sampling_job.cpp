@@ -28,6 +28,12 @@ uint32_t find_key(std::span<const float> times, float time, uint32_t hint) {
 
 namespace {
 
+// The key in force, checking the cursor's own key pair first (the common case when playing).
+inline uint32_t advance(const std::vector<float>& times, float time, uint32_t k) {
+  if (k + 1 < times.size() && time >= times[k] && time < times[k + 1]) return k;
+  return find_key(times, time, k);
+}
+
 // Cubic Hermite basis on s in [0, 1]; slopes are per second, so they scale by the span h.
 template <class T, class Mul>
 T hermite(const T& p0, const T& m0, const T& p1, const T& m1, float s, float h, Mul mul) {
@@ -91,6 +97,31 @@ bool SamplingJob::validate() const {
   return true;
 }
 
+namespace {
+
+// One channel at `time`, moving its key; the common interpolations are inlined here, the rest go
+// through evaluate().
+inline Vec3 sample(const Track<Vec3>& t, float time, uint32_t& key) {
+  key = advance(t.times, time, key);
+  const float s = fraction(t.times, time, key);
+  if (s < 0.f) return t.values[key];
+  if (t.interpolation == Interpolation::kLinear || t.interpolation == Interpolation::kNlerp ||
+      t.interpolation == Interpolation::kSlerp) {
+    return lerp(t.values[key], t.values[key + 1], s);
+  }
+  return evaluate(t, time, key);
+}
+
+inline Quat sample(const Track<Quat>& t, float time, uint32_t& key) {
+  key = advance(t.times, time, key);
+  const float s = fraction(t.times, time, key);
+  if (s < 0.f) return t.values[key];
+  if (t.interpolation == Interpolation::kNlerp) return nlerp(t.values[key], t.values[key + 1], s);
+  return evaluate(t, time, key);
+}
+
+}  // namespace
+
 bool SamplingJob::run() const {
   if (!validate()) return false;
   if (cursor->clip_ != clip || cursor->keys_.size() != clip->joints.size() * 3) cursor->reset(*clip);
@@ -100,29 +131,12 @@ bool SamplingJob::run() const {
     const JointTracks& jt = clip->joints[j];
     Transform& out = output[j];
     const Transform& r = rest[j];
-    bool any = false;
-    if (!jt.translation.empty()) {
-      keys[0] = find_key(jt.translation.times, time, keys[0]);
-      out.translation = evaluate(jt.translation, time, keys[0]);
-      any = true;
-    } else {
-      out.translation = r.translation;
+    out.translation = jt.translation.empty() ? r.translation : sample(jt.translation, time, keys[0]);
+    out.rotation = jt.rotation.empty() ? r.rotation : sample(jt.rotation, time, keys[1]);
+    out.scale = jt.scale.empty() ? r.scale : sample(jt.scale, time, keys[2]);
+    if (!output_default.empty()) {
+      output_default[j] = jt.translation.empty() && jt.rotation.empty() && jt.scale.empty();
     }
-    if (!jt.rotation.empty()) {
-      keys[1] = find_key(jt.rotation.times, time, keys[1]);
-      out.rotation = evaluate(jt.rotation, time, keys[1]);
-      any = true;
-    } else {
-      out.rotation = r.rotation;
-    }
-    if (!jt.scale.empty()) {
-      keys[2] = find_key(jt.scale.times, time, keys[2]);
-      out.scale = evaluate(jt.scale, time, keys[2]);
-      any = true;
-    } else {
-      out.scale = r.scale;
-    }
-    if (!output_default.empty()) output_default[j] = any ? 0 : 1;
   }
   return true;
 }

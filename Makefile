@@ -6,6 +6,8 @@ RELEASE := build/release
 SANITIZE := build/asan
 FUZZ := build/fuzz
 FUZZ_SECONDS ?= 60
+# ccache hits across clones (CI builds a fresh clone in another folder).
+export CCACHE_BASEDIR := $(CURDIR)
 
 .PHONY: setup demo test test-release test-asan bench fuzz format configure-release
 
@@ -26,8 +28,8 @@ test-release: configure-release
 	cd $(RELEASE) && ctest --output-on-failure -j$(JOBS)
 
 test-asan: setup
-	@cmake -S . -B $(SANITIZE) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DANIMKIT_SANITIZE=ON \
-	  -DANIMKIT_BENCH=OFF $(CMAKE_FLAGS) >/dev/null
+	@cmake -S . -B $(SANITIZE) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DANIMKIT_SANITIZE=ON -DANIMKIT_BENCH=OFF $(CMAKE_FLAGS) >/dev/null
 	cmake --build $(SANITIZE) -j$(JOBS)
 	cd $(SANITIZE) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j$(JOBS)

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 
 #include "animkit/core/error.h"
@@ -30,11 +31,17 @@ Json to_json(const Mat4& m) {
   return a;
 }
 
-namespace {
-float number(const Json& j, const char* what) {
+float float_from_json(const Json& j, const char* what) {
   if (!j.is_number()) throw Error(fmt::format("{}: expected a number", what));
-  return j.get<float>();
+  const double v = j.get<double>();
+  if (!(std::fabs(v) <= 3.4028234663852886e38)) {
+    throw Error(fmt::format("{}: {} does not fit a float", what, j.dump()));
+  }
+  return static_cast<float>(v);
 }
+
+namespace {
+float number(const Json& j, const char* what) { return float_from_json(j, what); }
 }  // namespace
 
 Vec3 vec3_from_json(const Json& j, const char* what) {

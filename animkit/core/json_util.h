@@ -17,6 +17,8 @@ Json to_json(Vec3 v);
 Json to_json(Quat q);  // [x, y, z, w]
 Json to_json(const Transform& t);
 Json to_json(const Mat4& m);  // 16 numbers, column-major
+// A number that fits a float32 (throws animkit::Error naming `what` otherwise).
+float float_from_json(const Json& j, const char* what);
 // Readers for the same shapes; throw animkit::Error naming `what` on a wrong shape.
 Vec3 vec3_from_json(const Json& j, const char* what);
 Quat quat_from_json(const Json& j, const char* what);

@@ -44,7 +44,7 @@ void track_from(const Json& j, Track<T>& t) {
     throw Error("track needs arrays 'times' and 'values' of one size");
   }
   for (size_t k = 0; k < times.size(); ++k) {
-    t.add(times[k].get<float>(), value_from(values[k], static_cast<T*>(nullptr)));
+    t.add(float_from_json(times[k], "track time"), value_from(values[k], static_cast<T*>(nullptr)));
   }
   if (t.interpolation == Interpolation::kHermite) {
     for (const Json& v : j.at("in_slopes")) t.in_slopes.push_back(value_from(v, static_cast<T*>(nullptr)));
@@ -118,21 +118,31 @@ Animated animated_from_json(const Json& root) {
       if (j.contains("translation")) t.translation = vec3_from_json(j["translation"], "translation");
       if (j.contains("rotation")) t.rotation = normalize(quat_from_json(j["rotation"], "rotation"));
       if (j.contains("scale")) t.scale = vec3_from_json(j["scale"], "scale");
-      a.skeleton.add_joint(j.at("name").get<std::string>(), j.value("parent", -1), t);
+      const Json& jp = j.contains("parent") ? j["parent"] : Json(-1);
+      if (!jp.is_number_integer() || jp.get<int64_t>() < -1 || jp.get<int64_t>() > 32767) {
+        throw Error(fmt::format("joint '{}': parent {} is not a joint index", j.at("name").get<std::string>(), jp.dump()));
+      }
+      const int parent = static_cast<int>(jp.get<int64_t>());
+      if (parent < -1 || parent >= static_cast<int>(a.skeleton.num_joints())) {
+        throw Error(fmt::format("joint '{}': parent {} must name an earlier joint",
+                                j.at("name").get<std::string>(), parent));
+      }
+      a.skeleton.add_joint(j.at("name").get<std::string>(), parent, t);
     }
     if (std::string e = a.skeleton.validate(); !e.empty()) throw Error(e);
     for (const Json& jc : root.value("clips", Json::array())) {
       Clip c;
       c.name = jc.value("name", std::string());
-      c.duration = jc.value("duration", 0.f);
-      c.frame_rate = jc.value("frame_rate", 30.f);
+      c.duration = jc.contains("duration") ? float_from_json(jc["duration"], "duration") : 0.f;
+      c.frame_rate = jc.contains("frame_rate") ? float_from_json(jc["frame_rate"], "frame_rate") : 30.f;
       c.looping = jc.value("looping", false);
       c.joints.resize(a.skeleton.num_joints());
       for (const Json& jt : jc.value("tracks", Json::array())) {
         const Json& joint = jt.at("joint");
         int index = -1;
         if (joint.is_number_integer()) {
-          index = joint.get<int>();
+          const int64_t i = joint.get<int64_t>();
+          index = i >= 0 && i < 32768 ? static_cast<int>(i) : -1;
         } else if (auto found = a.skeleton.find(joint.get<std::string>())) {
           index = *found;
         }
@@ -147,7 +157,7 @@ Animated animated_from_json(const Json& root) {
         else throw Error(fmt::format("clip '{}': unknown channel '{}'", c.name, channel));
       }
       for (const Json& je : jc.value("events", Json::array())) {
-        c.events.push_back({je.at("time").get<float>(), je.value("name", std::string()),
+        c.events.push_back({float_from_json(je.at("time"), "event time"), je.value("name", std::string()),
                             je.value("payload", Json::object()).dump()});
       }
       if (std::string e = c.validate(a.skeleton.num_joints()); !e.empty()) {

@@ -88,6 +88,8 @@ Json parse_json(std::string_view text, const std::string& file) {
     std::string what = e.what();
     if (auto p = what.find("syntax error"); p != std::string::npos) what = what.substr(p);
     throw Error("invalid JSON: " + what, at, file);
+  } catch (const nlohmann::json::exception& e) {  // e.g. a number too large for a double
+    throw Error(std::string("invalid JSON: ") + e.what(), std::nullopt, file);
   }
 }
 

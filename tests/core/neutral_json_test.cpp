@@ -37,6 +37,16 @@ TEST(NeutralJson, RejectsUnknownJointAndBadShapes) {
   EXPECT_THROW(animated_from_json(Json::array()), Error);
 }
 
+TEST(NeutralJson, NumbersOutOfRangeAreErrorsNotCrashes) {
+  EXPECT_THROW(parse_json(R"({"a": 0.1e9866931})"), Error);  // overflows a double
+  Json j = to_json(synthetic_arm());
+  j["clips"][0]["duration"] = 1e300;  // fits a double, not a float
+  EXPECT_THROW(animated_from_json(j), Error);
+  Json k = to_json(synthetic_arm());
+  k["skeleton"]["joints"][1]["parent"] = 1e30;
+  EXPECT_THROW(animated_from_json(k), Error);
+}
+
 TEST(NeutralJson, SyntaxErrorsNameTheOffset) {
   try {
     parse_json("{\"a\": [1, 2,, 3]}", "t.json");

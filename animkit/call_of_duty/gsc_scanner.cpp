@@ -41,7 +41,7 @@ class Scanner {
       } else if (c == '#' && ident_char(at(pos_ + 1))) {
         directive();
       } else if (ident_char(c)) {
-        while (pos_ < n && ident_char(s_[pos_])) ++pos_;  // a word: `a%b` is not a reference
+        while (pos_ < n && ident_char(s_[pos_])) ++pos_;  // a word (name, keyword, number)
       } else {
         ++pos_;
       }

@@ -1,12 +1,13 @@
 #include "animkit/core/sampling_job.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace animkit {
 
 void SamplingCursor::reset(const Clip& clip) {
   clip_ = &clip;
-  keys_.assign(clip.joints.size() * 3, 0);
+  slots_.assign(clip.joints.size() * 3, Slot{});  // t0 == t1: the first sample refreshes
 }
 
 uint32_t find_key(std::span<const float> times, float time, uint32_t hint) {
@@ -28,10 +29,21 @@ uint32_t find_key(std::span<const float> times, float time, uint32_t hint) {
 
 namespace {
 
-// The key in force, checking the cursor's own key pair first (the common case when playing).
-inline uint32_t advance(const std::vector<float>& times, float time, uint32_t k) {
-  if (k + 1 < times.size() && time >= times[k] && time < times[k + 1]) return k;
-  return find_key(times, time, k);
+using Slot = SamplingCursor::Slot;
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+// Moves a slot to the key pair in force at `time`.
+void refresh(const std::vector<float>& times, float time, Slot& slot) {
+  const uint32_t n = static_cast<uint32_t>(times.size());
+  slot.key = find_key(times, time, slot.key);
+  if (n == 1 || !(time >= times[0])) {  // before the first key (or a NaN time): it holds
+    slot = {0, -kInf, n == 1 ? kInf : times[0], 0};
+  } else if (slot.key + 1 >= n) {  // after the last key: it holds
+    slot = {n - 1, times[n - 1], kInf, 0};
+  } else {
+    const float t0 = times[slot.key], t1 = times[slot.key + 1];
+    slot = {slot.key, t0, t1, 1.f / (t1 - t0)};
+  }
 }
 
 // Cubic Hermite basis on s in [0, 1]; slopes are per second, so they scale by the span h.
@@ -99,33 +111,30 @@ bool SamplingJob::validate() const {
 
 namespace {
 
-// One channel at `time`, moving its key; the common interpolations are inlined here, the rest go
-// through evaluate().
-inline Vec3 sample(const Track<Vec3>& t, float time, uint32_t& key) {
-  key = advance(t.times, time, key);
-  const float s = fraction(t.times, time, key);
-  if (s < 0.f) return t.values[key];
-  if (t.interpolation == Interpolation::kLinear || t.interpolation == Interpolation::kNlerp ||
-      t.interpolation == Interpolation::kSlerp) {
-    return lerp(t.values[key], t.values[key + 1], s);
-  }
-  return evaluate(t, time, key);
+// One channel at `time` through its cursor slot; the common interpolations are inlined here,
+// the rest go through evaluate().
+inline Vec3 sample(const Track<Vec3>& t, float time, Slot& slot) {
+  if (!(time >= slot.t0 && time < slot.t1)) refresh(t.times, time, slot);
+  const uint32_t k = slot.key;
+  if (slot.inv == 0.f || t.interpolation == Interpolation::kStep) return t.values[k];
+  if (t.interpolation == Interpolation::kHermite) return evaluate(t, time, k);
+  return lerp(t.values[k], t.values[k + 1], (time - slot.t0) * slot.inv);
 }
 
-inline Quat sample(const Track<Quat>& t, float time, uint32_t& key) {
-  key = advance(t.times, time, key);
-  const float s = fraction(t.times, time, key);
-  if (s < 0.f) return t.values[key];
-  if (t.interpolation == Interpolation::kNlerp) return nlerp(t.values[key], t.values[key + 1], s);
-  return evaluate(t, time, key);
+inline Quat sample(const Track<Quat>& t, float time, Slot& slot) {
+  if (!(time >= slot.t0 && time < slot.t1)) refresh(t.times, time, slot);
+  const uint32_t k = slot.key;
+  if (slot.inv == 0.f || t.interpolation == Interpolation::kStep) return t.values[k];
+  if (t.interpolation != Interpolation::kNlerp) return evaluate(t, time, k);
+  return nlerp(t.values[k], t.values[k + 1], (time - slot.t0) * slot.inv);
 }
 
 }  // namespace
 
 bool SamplingJob::run() const {
   if (!validate()) return false;
-  if (cursor->clip_ != clip || cursor->keys_.size() != clip->joints.size() * 3) cursor->reset(*clip);
-  uint32_t* keys = cursor->keys_.data();
+  if (cursor->clip_ != clip || cursor->slots_.size() != clip->joints.size() * 3) cursor->reset(*clip);
+  Slot* keys = cursor->slots_.data();
   const size_t n = clip->joints.size();
   for (size_t j = 0; j < n; ++j, keys += 3) {
     const JointTracks& jt = clip->joints[j];

@@ -17,10 +17,18 @@ class SamplingCursor {
   void reset(const Clip& clip);
   const Clip* clip() const { return clip_; }
 
+  // The key pair in force for one channel: [t0, t1) and 1 / (t1 - t0), or inv == 0 while a key
+  // holds (before the first, after the last, a single key). Playing inside the pair needs no
+  // search and no division.
+  struct Slot {
+    uint32_t key = 0;
+    float t0 = 0, t1 = 0, inv = 0;
+  };
+
  private:
   friend struct SamplingJob;
   const Clip* clip_ = nullptr;
-  std::vector<uint32_t> keys_;  // translation, rotation, scale key index per joint
+  std::vector<Slot> slots_;  // translation, rotation, scale per joint
 };
 
 struct SamplingJob {

@@ -52,6 +52,7 @@ TEST_F(CliTest, BadUsageExits2) {
   EXPECT_EQ(Run("").code, 2);
   EXPECT_EQ(Run("no-such-verb").code, 2);
   EXPECT_EQ(Run("export " + P("arm.json")).code, 2);  // -o is required
+  EXPECT_EQ(Run("info").code, 2);                       // no input at all
 }
 
 TEST_F(CliTest, MissingFileExits1WithOneErrorLine) {

@@ -35,7 +35,9 @@ std::vector<std::unique_ptr<Document>> open_documents(Cli& cli,
       }
     }
   }
-  if (docs.empty()) throw Error("no input: name a file, or the files an engine needs (see --help)");
+  if (docs.empty()) {  // bad usage (exit 2), not bad input
+    throw CLI::ValidationError("input", "name a file, or the files an engine needs (see --help)");
+  }
   return docs;
 }
 

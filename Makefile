@@ -52,3 +52,19 @@ fuzz: setup
 
 format:
 	@git ls-files '*.h' '*.cpp' | xargs clang-format -i
+
+# Imports the demo's arm in Blender (headless) and compares it with `animkit pose`: bone count,
+# frame range, a joint's rotation, every joint at every key frame (tools/blender_check.py).
+# Not part of `make test`: Blender is a large install (`apt-get install blender`).
+BLENDER ?= blender
+.PHONY: test-blender
+test-blender: configure-release
+	cmake --build $(RELEASE) -j$(JOBS) --target animkit
+	@mkdir -p $(RELEASE)/blender
+	$(RELEASE)/tools/animkit/animkit demo --engine core --out $(RELEASE)/blender >/dev/null
+	$(RELEASE)/tools/animkit/animkit export $(RELEASE)/blender/core.json -o $(RELEASE)/blender/arm.glb
+	@for clip in wave bend; do \
+	  $(BLENDER) --background --factory-startup --python-exit-code 1 --python tools/blender_check.py -- \
+	    $(RELEASE)/blender/arm.glb --clip $$clip --joint wrist --frame 9 \
+	    --animkit $(RELEASE)/tools/animkit/animkit --source $(RELEASE)/blender/core.json || exit 1; \
+	done

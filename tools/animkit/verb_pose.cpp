@@ -16,17 +16,20 @@ void add_pose_verb(CLI::App& app, Cli& cli) {
   static Options options;
   static std::string clip_name;
   static std::vector<float> times;
+  static bool rest = false;
   verb->add_option("files", files, "files to read (one skeleton, any number of clips)");
   verb->add_option("--clip", clip_name, "the clip (default: the first)");
   verb->add_option("-t,--time", times, "a time in seconds (repeatable; default 0)");
+  verb->add_flag("--rest", rest, "the skeleton's rest pose instead of a clip");
   verb->add_flag("--json", cli.json, "machine-readable output");
   add_engine_options(*verb, cli, options);
   verb->callback([&cli] {
     const Animated a = merge_neutral(open_documents(cli, files, options));
     const Skeleton& sk = a.skeleton;
-    if (a.clips.empty()) throw Error("no clip to pose");
-    const Clip* clip = &a.clips.front();
-    if (!clip_name.empty()) {
+    const Clip rest_clip{"(rest)", 0, 30, false, std::vector<JointTracks>(sk.num_joints()), {}};
+    if (a.clips.empty() && !rest) throw Error("no clip to pose");
+    const Clip* clip = rest ? &rest_clip : &a.clips.front();
+    if (!clip_name.empty() && !rest) {
       clip = nullptr;
       for (const Clip& c : a.clips) {
         if (c.name == clip_name) clip = &c;

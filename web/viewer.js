@@ -196,12 +196,12 @@ function buildHelpers(slot) {
   // Bones: a line from each joint to its parent, refreshed every frame.
   const geometry = new THREE.BufferGeometry();
   geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(slot.joints.length * 6), 3));
-  slot.bones = new THREE.LineSegments(geometry, new THREE.LineBasicMaterial({ color: 0xf0c040 }));
+  slot.bones = new THREE.LineSegments(geometry, new THREE.LineBasicMaterial({ color: 0xdddddd }));
   slot.bones.frustumCulled = false;
   slot.holder.add(slot.bones);
   // Joints: a small sphere each (hover target) and axes (x red, y green, z blue).
   const sphere = new THREE.SphereGeometry(size * 0.012, 12, 8);
-  const material = new THREE.MeshBasicMaterial({ color: 0xffffff });
+  const material = new THREE.MeshBasicMaterial({ color: 0xffd54f });
   slot.axes = [];
   slot.spheres = [];
   for (const j of slot.joints) {
@@ -328,7 +328,7 @@ function drawEvents() {
       const label = document.createElement('span');
       label.textContent = e.name;
       mark.append(label);
-      mark.addEventListener('click', () => { pause(); setTime(e.time); });
+      mark.addEventListener('click', () => { pause(); setTime(e.time); writeUrl(); });
       layer.append(mark);
     }
   });
@@ -407,7 +407,7 @@ renderer.domElement.addEventListener('pointermove', (ev) => {
   raycaster.setFromCamera(pointer, camera);
   const targets = slots.filter(Boolean).flatMap((s) => s.spheres);
   const hit = raycaster.intersectObjects(targets, false)[0];
-  if (hovered) hovered.material.color.set(0xffffff);
+  if (hovered) hovered.material.color.set(0xffd54f);
   hovered = hit ? hit.object : null;
   const tip = $('tooltip');
   if (hovered) {
@@ -426,13 +426,13 @@ renderer.domElement.addEventListener('pointermove', (ev) => {
 
 // ---- controls ----------------------------------------------------------------------------------
 $('play').onclick = () => (state.playing ? pause() : play());
-$('scrub').oninput = (e) => { pause(); setTime(parseFloat(e.target.value)); };
+$('scrub').oninput = (e) => { pause(); setTime(parseFloat(e.target.value)); writeUrl(); };
 $('speed').onchange = (e) => { state.speed = parseFloat(e.target.value); };
 $('loop').onchange = (e) => { state.loop = e.target.checked; setTime(state.time); };
 $('clip').onchange = (e) => setClip(e.target.value, 0);
 $('compare').onchange = (e) => setClip(e.target.value || null, 1);
 const frame = () => 1 / ((slots[0] && slots[0].clip.frameRate) || 30);
-const step = (n) => { pause(); setTime(Math.round(state.time / frame() + n) * frame()); };
+const step = (n) => { pause(); setTime(Math.round(state.time / frame() + n) * frame()); writeUrl(); };
 $('prev').onclick = () => step(-1);
 $('next').onclick = () => step(1);
 $('show-axes').onchange = (e) => {
@@ -451,7 +451,7 @@ window.addEventListener('keydown', (e) => {
   if (e.code === 'Space') { e.preventDefault(); state.playing ? pause() : play(); }
   else if (e.code === 'ArrowLeft') { e.preventDefault(); step(-1); }
   else if (e.code === 'ArrowRight') { e.preventDefault(); step(1); }
-  else if (e.code === 'Home') { pause(); setTime(0); }
+  else if (e.code === 'Home') { pause(); setTime(0); writeUrl(); }
 });
 
 async function openLocal(fileList) {
@@ -502,7 +502,7 @@ async function start() {
   const left = (params.get('clip') && findClip(params.get('clip'))) || (first >= 0 ? `${first}:0` : null);
   if (left) setClip(left, 0);
   if (params.get('compare')) setClip(findClip(params.get('compare')), 1);
-  if (params.has('t')) setTime(parseFloat(params.get('t')));
+  if (params.has('t')) { setTime(parseFloat(params.get('t'))); writeUrl(); }
   else if (left) play();
   resize();
   requestAnimationFrame(tick);
@@ -540,6 +540,14 @@ window.viewer = {
   trail: (slot = 0) => {
     const a = slots[slot] && slots[slot].trail.geometry.attributes.position;
     return a ? Array.from({ length: a.count }, (_, i) => [a.getX(i), a.getY(i), a.getZ(i)]) : [];
+  },
+  // Where a joint is drawn, in page pixels (for hovering it from a test).
+  screenPosition(name, slot = 0) {
+    const j = slots[slot] && slots[slot].byName.get(name);
+    if (!j) throw new Error(`no joint named '${name}'`);
+    const p = new THREE.Vector3().setFromMatrixPosition(j.obj.matrixWorld).project(camera);
+    const r = renderer.domElement.getBoundingClientRect();
+    return { x: r.left + ((p.x + 1) / 2) * r.width, y: r.top + ((1 - p.y) / 2) * r.height };
   },
   load: async (src) => { const i = await loadUrl(src); writeUrl(); return i; },
   render,

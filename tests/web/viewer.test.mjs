@@ -114,6 +114,13 @@ async function main() {
   check(Math.abs(Math.min(...ys) - 1) < 1e-4 && Math.abs(Math.max(...ys) - 1.2) < 1e-3,
     'the root trail of bend rises from 1 to 1.2');
   check(state.joints.join() === 'root,shoulder,elbow,wrist,tip', 'the skeleton has the 5 joints');
+  check(new URL(page.url()).searchParams.get('t') === '0.5', 'the URL keeps t=0.5');
+
+  // Hovering a joint names it.
+  const at = await page.evaluate(() => window.viewer.screenPosition('elbow', 1));
+  await page.mouse.move(at.x, at.y);
+  const tip = await page.evaluate(() => { const t = document.getElementById('tooltip'); return t.hidden ? '' : t.textContent; });
+  check(tip.startsWith('elbow'), `hovering the right figure's elbow shows "${tip}"`);
 
   // The comparison.
   let worst = { position: 0, rotation: 0 };

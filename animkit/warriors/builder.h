@@ -19,8 +19,8 @@ struct ClipBuilder {
   int frames = 30;  // F; the duration is F / 30 s
   float displacement_x = 0, displacement_y = 0;
   uint32_t flags = 0;
-  std::vector<std::pair<int, Vec3>> velocity;     // section A keys (frame, m/s)
-  std::vector<std::pair<int, Vec3>> translation;  // section B keys (frame, m)
+  std::vector<std::pair<int, Vec3>> velocity;                  // section A keys (frame, m/s)
+  std::vector<std::pair<int, Vec3>> translation;               // section B keys (frame, m)
   std::map<int, std::vector<std::pair<int, Quat>>> rotations;  // section C by bone
   std::vector<AnimEvent> events;
 

@@ -105,7 +105,8 @@ ClipSet read_clip_set(const Resource& res) {
     const uint32_t t = ch[i].header.type;
     if ((t == kAnimRotKeyframes || t == kAnimData) && i + 1 < ch.size()) {
       const uint32_t u = ch[i + 1].header.type;
-      if ((t == kAnimRotKeyframes && u == kAnimData) || (t == kAnimData && u == kAnimRotKeyframes)) {
+      if ((t == kAnimRotKeyframes && u == kAnimData) ||
+          (t == kAnimData && u == kAnimRotKeyframes)) {
         ClipEntry e;
         e.keyframes_chunk = t == kAnimRotKeyframes ? i : i + 1;
         e.descriptor_chunk = t == kAnimData ? i : i + 1;

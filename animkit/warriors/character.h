@@ -59,9 +59,7 @@ inline float anim_rate(const AnimSpeeds& s, uint16_t range_flags) {
 struct BoneOffsets {
   std::array<std::array<float, 4>, kNumBones> entries{};
   friend bool operator==(const BoneOffsets&, const BoneOffsets&) = default;
-  Vec3 offset(int bone) const {
-    return {entries[bone][0], entries[bone][1], entries[bone][2]};
-  }
+  Vec3 offset(int bone) const { return {entries[bone][0], entries[bone][1], entries[bone][2]}; }
   // The pelvis bind height the sampler adds to section B's z: entry 1's float at byte +4
   // (warriors-container.md; Coney reads byte 4 of the chunk instead).
   float bind_height() const { return entries[1][1]; }

@@ -117,10 +117,10 @@ Keyframes read_keyframes(Reader& r, const Descriptor& d) {
   const uint64_t need = uint64_t{d.section_a_size} + d.section_b_size + d.section_c_size +
                         uint64_t{d.num_events} * kEventSize;
   if (need > r.remaining()) {
-    r.fail(fmt::format("sections A {} + B {} + C {} and {} events need {} bytes, the keyframes "
-                       "hold {}",
-                       d.section_a_size, d.section_b_size, d.section_c_size, d.num_events, need,
-                       r.remaining()));
+    r.fail(fmt::format(
+        "sections A {} + B {} + C {} and {} events need {} bytes, the keyframes "
+        "hold {}",
+        d.section_a_size, d.section_b_size, d.section_c_size, d.num_events, need, r.remaining()));
   }
   Keyframes k;
   k.section_a = split_channels(r, d.section_a_size);
@@ -189,23 +189,40 @@ void update_descriptor(Descriptor& d, const Keyframes& k) {
 
 std::string event_name(uint16_t type) {
   switch (type) {
-    case 0x08: return "partner_place";
-    case 0x09: return "effect_9";
-    case 0x0a: return "effect_10";
-    case 0x0b: return "sound";
-    case 0x0c: return "message_12";
-    case 0x20: return "camera_shake";
-    case 0x21: return "named_effect";
-    case 0x2c: return "held_flags_2c";
-    case 0x2d: return "held_flags_2d";
-    case 0x2e: return "slow_motion_on";
-    case 0x2f: return "slow_motion_off";
-    case 0x39: return "power_camera_begin";
-    case 0x3a: return "power_camera_cut";
-    case 0x3b: return "power_camera_shot";
-    case 0x3d: return "power_camera_end";
-    case 0x48: return "held_flags_48";
-    default: return fmt::format("type_{:#x}", type);
+    case 0x08:
+      return "partner_place";
+    case 0x09:
+      return "effect_9";
+    case 0x0a:
+      return "effect_10";
+    case 0x0b:
+      return "sound";
+    case 0x0c:
+      return "message_12";
+    case 0x20:
+      return "camera_shake";
+    case 0x21:
+      return "named_effect";
+    case 0x2c:
+      return "held_flags_2c";
+    case 0x2d:
+      return "held_flags_2d";
+    case 0x2e:
+      return "slow_motion_on";
+    case 0x2f:
+      return "slow_motion_off";
+    case 0x39:
+      return "power_camera_begin";
+    case 0x3a:
+      return "power_camera_cut";
+    case 0x3b:
+      return "power_camera_shot";
+    case 0x3d:
+      return "power_camera_end";
+    case 0x48:
+      return "held_flags_48";
+    default:
+      return fmt::format("type_{:#x}", type);
   }
 }
 

@@ -38,7 +38,7 @@ struct Descriptor {
   std::array<uint8_t, 8> tail{};        // +0x48-+0x4f, not described by the spec; kept
   friend bool operator==(const Descriptor&, const Descriptor&) = default;
 
-  std::string name_text() const;  // up to the first NUL
+  std::string name_text() const;         // up to the first NUL
   void set_name(std::string_view text);  // writes the name and NUL-fills the rest
   bool has_bone(int bone) const {
     return bone >= 0 && bone < 40 && (bone_mask[bone / 8] >> (bone % 8) & 1);

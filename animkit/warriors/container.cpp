@@ -8,13 +8,20 @@ namespace animkit::warriors {
 
 const char* chunk_type_name(uint32_t type) {
   switch (type) {
-    case kAnimRotKeyframes: return "Anim Rot Keyframes";
-    case kAnimData: return "Anim Data";
-    case kCharacterData: return "Character Data";
-    case kBoneOffsets: return "Chunk Bone Offsets";
-    case kAnimRangeList: return "Anim Range List";
-    case kPreinstanceObject: return "Preinstance Object";
-    default: return "";
+    case kAnimRotKeyframes:
+      return "Anim Rot Keyframes";
+    case kAnimData:
+      return "Anim Data";
+    case kCharacterData:
+      return "Character Data";
+    case kBoneOffsets:
+      return "Chunk Bone Offsets";
+    case kAnimRangeList:
+      return "Anim Range List";
+    case kPreinstanceObject:
+      return "Preinstance Object";
+    default:
+      return "";
   }
 }
 
@@ -64,9 +71,9 @@ Resource read_resource(Reader& r) {
   res.header.name_hash = r.u32();
   // Each chunk takes at least its 16-byte header: check the count before reserving.
   if (res.header.count > r.remaining() / 16) {
-    r.fail_at(r.pos() - 16, fmt::format("resource count {} needs at least {} bytes, {} left",
-                                        res.header.count, uint64_t{res.header.count} * 16,
-                                        r.remaining()));
+    r.fail_at(r.pos() - 16,
+              fmt::format("resource count {} needs at least {} bytes, {} left", res.header.count,
+                          uint64_t{res.header.count} * 16, r.remaining()));
   }
   res.chunks.reserve(res.header.count);
   for (uint32_t i = 0; i < res.header.count; ++i) res.chunks.push_back(read_chunk(r));
@@ -81,13 +88,13 @@ Pack read_pack(Reader& r) {
   p.header.zero = r.u32();
   p.header.marker = r.u32();
   if (p.header.marker != kPackMarker) {
-    r.fail_at(r.pos() - 4, fmt::format("pack marker {:#010x}, expected {:#010x}", p.header.marker,
-                                       kPackMarker));
+    r.fail_at(r.pos() - 4,
+              fmt::format("pack marker {:#010x}, expected {:#010x}", p.header.marker, kPackMarker));
   }
   if (p.header.count > r.remaining() / 16) {
-    r.fail_at(r.pos() - 16, fmt::format("pack count {} needs at least {} bytes, {} left",
-                                        p.header.count, uint64_t{p.header.count} * 16,
-                                        r.remaining()));
+    r.fail_at(r.pos() - 16,
+              fmt::format("pack count {} needs at least {} bytes, {} left", p.header.count,
+                          uint64_t{p.header.count} * 16, r.remaining()));
   }
   p.resources.reserve(p.header.count);
   for (uint32_t i = 0; i < p.header.count; ++i) p.resources.push_back(read_resource(r));

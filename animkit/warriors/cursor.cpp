@@ -182,6 +182,15 @@ void sample_clip(const PlayClip& clip, float frame, float rate, const SampleCont
   sample_channels(clip, keys.data(), frame, rate, 0, ctx, out);
 }
 
+Quat evaluate_channel(const PlayClip& clip, const PlayClip::Range& range, float frame,
+                      bool rotation, bool held) {
+  if (range.count == 0) return Quat::identity();
+  const float nearest = std::ceil(frame - 0.5f);
+  const uint32_t n = nearest > 0 ? static_cast<uint32_t>(std::fmin(nearest, 4e9f)) : 0;
+  const uint32_t k = key_in_force(clip, range, n);
+  return held ? clip.values[k] : channel_value(clip, range, k, frame, rotation);
+}
+
 int clip_length_updates(float duration, float rate, float dt) {
   const float s = clock_step_size(dt, rate);
   const uint32_t end = clock_frame_count(duration);

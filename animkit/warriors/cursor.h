@@ -20,11 +20,11 @@ struct PlayClip {
   };
   std::string name;
   float duration = 0;
-  uint32_t frame_count = 0;  // F = uint(D x 30 + 0.5)
-  std::vector<uint32_t> starts;   // key start frames (sum of the deltas)
-  std::vector<uint8_t> deltas;    // each key's +0
-  std::vector<Quat> values;       // decoded: positions in x, y, z; rotations as quaternions
-  Range velocity, translation;    // sections A and B (their first channel); count 0 when absent
+  uint32_t frame_count = 0;      // F = uint(D x 30 + 0.5)
+  std::vector<uint32_t> starts;  // key start frames (sum of the deltas)
+  std::vector<uint8_t> deltas;   // each key's +0
+  std::vector<Quat> values;      // decoded: positions in x, y, z; rotations as quaternions
+  Range velocity, translation;   // sections A and B (their first channel); count 0 when absent
   std::array<Range, kNumBones> bones{};  // section C by the mask, count 0 without a channel
   std::vector<AnimEvent> events;
   int anim_id = -1;  // the id it was bound to (for traces)
@@ -86,7 +86,7 @@ class AnimCursor {
   float time_ = 0;
   uint32_t frame_ = 0;
   uint16_t flags_ = 0;
-  int64_t fired_ = -1;  // the last frame whose events were fired (-1: none yet)
+  int64_t fired_ = -1;                  // the last frame whose events were fired (-1: none yet)
   std::array<uint32_t, kSlots> key_{};  // current key per slot (absolute index)
 };
 
@@ -94,6 +94,11 @@ class AnimCursor {
 // or before the nearest whole frame (a tie to the lower), carried by t = (frame - key) / delta.
 void sample_clip(const PlayClip& clip, float frame, float rate, const SampleContext& ctx,
                  WarPose& out);
+
+// One channel's value at a continuous frame by the key-in-force rule (positions in x, y, z);
+// `held` takes the key in force without carrying it (bone 0's turn).
+Quat evaluate_channel(const PlayClip& clip, const PlayClip::Range& range, float frame,
+                      bool rotation, bool held = false);
 
 // The number of updates a clip that hands over plays at `rate` (warriors.txt, "When a clip
 // ends"): updates 0 .. n-1 show the clip, update n shows the next task.

@@ -1,10 +1,38 @@
 #include "animkit/warriors/module.h"
 
+#include "animkit/warriors/demo.h"
+#include "animkit/warriors/document.h"
+#include "animkit/warriors/scenario.h"
+
 namespace animkit::warriors {
 
 void register_module(Registry& registry) {
   Engine engine;
   engine.name = "warriors";
+  // warriors-container.md: a WAD entry is a pack or a standalone resource.
+  engine.formats.push_back(
+      {"warriors-pack", "warriors", "The Warriors (PS2) chunk pack (marker 0xDE686795)",
+       [](const std::filesystem::path&, Bytes head) { return sniff_pack(head); },
+       [](const std::filesystem::path& path, Bytes bytes, const Options&) {
+         return open_document(path, bytes, FileKind::kPack);
+       }});
+  engine.formats.push_back(
+      {"warriors-anm", "warriors", "The Warriors (PS2) .anm resource (chunks 0x00 + 0x02)",
+       [](const std::filesystem::path&, Bytes head) { return sniff_anm(head); },
+       [](const std::filesystem::path& path, Bytes bytes, const Options&) {
+         return open_document(path, bytes, FileKind::kAnm);
+       }});
+  engine.formats.push_back(
+      {"warriors-character", "warriors",
+       "The Warriors (PS2) character data resource (clips, 0x08, 0x45)",
+       [](const std::filesystem::path&, Bytes head) { return sniff_character(head); },
+       [](const std::filesystem::path& path, Bytes bytes, const Options&) {
+         return open_document(path, bytes, FileKind::kCharacter);
+       }});
+  engine.play = [](const Json& scenario, const std::filesystem::path& base,
+                   const PlayOptions& options,
+                   std::ostream& out) { return play_scenario(scenario, base, options.json, out); };
+  engine.demo = [](DemoContext& ctx) { run_demo(ctx); };
   registry.add(std::move(engine));
 }
 

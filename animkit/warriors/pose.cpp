@@ -3,9 +3,9 @@
 namespace animkit::warriors {
 
 // warriors.txt "The pose", parent table.
-const std::array<int8_t, kNumBones> kParents = {-1, 0,  1,  1,  3,  4,  5,  6,  6,  8,  6,  10,
-                                                6,  12, 6,  6,  5,  16, 17, 18, 19, 19, 5,  22,
-                                                23, 24, 25, 25, 2,  28, 29, 2,  31, 32};
+const std::array<int8_t, kNumBones> kParents = {-1, 0,  1,  1,  3, 4,  5,  6,  6,  8,  6, 10,
+                                                6,  12, 6,  6,  5, 16, 17, 18, 19, 19, 5, 22,
+                                                23, 24, 25, 25, 2, 28, 29, 2,  31, 32};
 
 namespace {
 // warriors.txt "The reference pose", (x, y, z, w) rounded to four places in the spec.
@@ -48,12 +48,11 @@ constexpr float kReference[kNumBones][4] = {
 
 // Names of our own (the rodata's bip_sw_* names are not given by the spec).
 constexpr const char* kBoneNames[kNumBones] = {
-    "root",       "pelvis",     "hips",        "spine",      "spine1",      "spine2",
-    "neck",       "head",       "bone8",       "bone9",      "bone10",      "bone11",
-    "bone12",     "bone13",     "bone14",      "bone15",     "r_clavicle",  "r_upperarm",
-    "r_forearm",  "r_hand",     "r_finger0",   "r_finger1",  "l_clavicle",  "l_upperarm",
-    "l_forearm",  "l_hand",     "l_finger0",   "l_finger1",  "r_thigh",     "r_calf",
-    "r_foot",     "l_thigh",    "l_calf",      "l_foot"};
+    "root",      "pelvis",     "hips",       "spine",      "spine1",    "spine2",    "neck",
+    "head",      "bone8",      "bone9",      "bone10",     "bone11",    "bone12",    "bone13",
+    "bone14",    "bone15",     "r_clavicle", "r_upperarm", "r_forearm", "r_hand",    "r_finger0",
+    "r_finger1", "l_clavicle", "l_upperarm", "l_forearm",  "l_hand",    "l_finger0", "l_finger1",
+    "r_thigh",   "r_calf",     "r_foot",     "l_thigh",    "l_calf",    "l_foot"};
 }  // namespace
 
 const std::array<Quat, kNumBones>& reference_pose() {

@@ -1,10 +1,11 @@
 // The clip clock and the end rule (warriors.txt, "When a clip ends").
+#include "animkit/warriors/clock.h"
+
 #include <gtest/gtest.h>
 
 #include <cfenv>
 #include <cmath>
 
-#include "animkit/warriors/clock.h"
 #include "animkit/warriors/cursor.h"
 
 namespace animkit::warriors {
@@ -12,11 +13,11 @@ namespace {
 
 // warriors.txt "When a clip ends": the measured table (F x rate -> updates).
 TEST(WarriorsClock, ClipLengthTable) {
-  EXPECT_EQ(clip_length_updates(21 / 30.f, 0.8f), 26);  // 19 SSS3
-  EXPECT_EQ(clip_length_updates(26 / 30.f, 0.8f), 32);  // 20 SSS3_HOLD
-  EXPECT_EQ(clip_length_updates(27 / 30.f, 0.8f), 34);  // 17 SSX3
-  EXPECT_EQ(clip_length_updates(24 / 30.f, 0.8f), 30);  // 11 X1, 14 XS2
-  EXPECT_EQ(clip_length_updates(16 / 30.f, 0.8f), 20);  // 15 SX2
+  EXPECT_EQ(clip_length_updates(21 / 30.f, 0.8f), 26);   // 19 SSS3
+  EXPECT_EQ(clip_length_updates(26 / 30.f, 0.8f), 32);   // 20 SSS3_HOLD
+  EXPECT_EQ(clip_length_updates(27 / 30.f, 0.8f), 34);   // 17 SSX3
+  EXPECT_EQ(clip_length_updates(24 / 30.f, 0.8f), 30);   // 11 X1, 14 XS2
+  EXPECT_EQ(clip_length_updates(16 / 30.f, 0.8f), 20);   // 15 SX2
   EXPECT_EQ(clip_length_updates(19 / 30.f, 0.75f), 25);  // 389
 }
 

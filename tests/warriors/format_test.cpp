@@ -17,7 +17,8 @@ AnmClip two_channel_clip() {
   b.frames = 10;
   b.velocity = {{0, {0, 0, 0}}, {5, {0, 1.048f, 0}}};
   b.translation = {{0, {0.1f, 0.2f, 0.9f}}};
-  b.rotations[1] = {{0, {0, 0, 0, 1}}, {4, {0.5f, 0, 0, 0.8660254f}}, {9, {0, 0.5f, 0, 0.8660254f}}};
+  b.rotations[1] = {
+      {0, {0, 0, 0, 1}}, {4, {0.5f, 0, 0, 0.8660254f}}, {9, {0, 0.5f, 0, 0.8660254f}}};
   b.rotations[5] = {{0, {0, 0, 0.2f, 0.98f}}};
   AnimEvent e;
   e.frame = 4;
@@ -38,8 +39,10 @@ TEST(WarriorsContainer, PackMarkerIsCrcOfPackage) { EXPECT_EQ(crc32("package"), 
 
 // warriors.txt "Keyframes": a key with +0 == 0 starts the next channel.
 TEST(WarriorsClip, ChannelSplit) {
-  const uint8_t keys[][8] = {{0, 7, 1, 0, 2, 0, 3, 0}, {3, 0, 4, 0, 5, 0, 6, 0},
-                             {0, 9, 7, 0, 8, 0, 9, 0}, {2, 0, 1, 0, 1, 0, 1, 0},
+  const uint8_t keys[][8] = {{0, 7, 1, 0, 2, 0, 3, 0},
+                             {3, 0, 4, 0, 5, 0, 6, 0},
+                             {0, 9, 7, 0, 8, 0, 9, 0},
+                             {2, 0, 1, 0, 1, 0, 1, 0},
                              {1, 0, 1, 0, 1, 0, 1, 0}};
   std::vector<uint8_t> b;
   for (const auto& k : keys) {
@@ -94,12 +97,12 @@ TEST(WarriorsClip, DescriptorLayout) {
   float dur;
   std::memcpy(&dur, &b[0x0c], 4);
   EXPECT_FLOAT_EQ(dur, 10.f / 30.f);
-  EXPECT_EQ(b[0x10], 16);       // section A: 2 keys
-  EXPECT_EQ(b[0x12], 8);        // section B: 1 key
-  EXPECT_EQ(b[0x14], 32);       // section C: 4 keys
-  EXPECT_EQ(b[0x18], 2);        // two rotation channels
-  EXPECT_EQ(b[0x1a], 1);        // one event
-  EXPECT_EQ(b[0x20], 0x22);     // bones 1 and 5
+  EXPECT_EQ(b[0x10], 16);    // section A: 2 keys
+  EXPECT_EQ(b[0x12], 8);     // section B: 1 key
+  EXPECT_EQ(b[0x14], 32);    // section C: 4 keys
+  EXPECT_EQ(b[0x18], 2);     // two rotation channels
+  EXPECT_EQ(b[0x1a], 1);     // one event
+  EXPECT_EQ(b[0x20], 0x22);  // bones 1 and 5
   EXPECT_EQ(b[0x25], 't');
   EXPECT_EQ(b[0x43], 0x5a);
   EXPECT_EQ(b[0x44], 0x44);

@@ -1,8 +1,282 @@
-// The `animkit <engine> ...` verbs of the warriors module.
+// The `animkit warriors ...` verbs: sample a clip at a frame, list / extract / rebuild a chunk
+// container, the clip-length rule, CRC-32 names (animkit/warriors/README.md).
+#include <fmt/format.h>
+
+#include "animkit/warriors/builder.h"
+#include "animkit/warriors/cursor.h"
+#include "animkit/warriors/document.h"
 #include "cli.h"
 
 namespace animkit::cli {
 
-void add_warriors_verbs(CLI::App& /*app*/, Cli& /*cli*/) {}
+namespace {
+using namespace animkit::warriors;
+
+FileKind kind_of(Bytes bytes) {
+  if (sniff_pack(bytes)) return FileKind::kPack;
+  if (sniff_anm(bytes)) return FileKind::kAnm;
+  return FileKind::kCharacter;
+}
+
+WarriorsFile open_file(const std::string& path, std::vector<uint8_t>& bytes) {
+  bytes = read_file(path);
+  try {
+    return read_warriors_file(bytes, kind_of(bytes));
+  } catch (const Error& e) {
+    throw e.with_file(path);
+  }
+}
+
+Json clean(Quat q) { return to_json(tagged(q, false)); }
+Json clean(Vec3 v) { return to_json(tagged(v, false)); }
+
+void add_sample(CLI::App& group, Cli& cli) {
+  auto* verb = group.add_subcommand("sample", "the pose of a clip at a frame");
+  static std::string file;
+  static float frame = 0, rate = 1.0f;
+  static int clip_index = -1, anim = -1;
+  verb->add_option("file", file, "an .anm, character or pack file")->required();
+  verb->add_option("--frame", frame, "the frame (30 a second; fractions allowed)")->required();
+  verb->add_option("--rate", rate, "the playback rate (scales root velocity and turn)");
+  verb->add_option("--clip", clip_index, "which clip of the file (0-based, file order)");
+  verb->add_option("--anim", anim, "which clip by anim id (a character resource)");
+  verb->add_flag("--json", cli.json, "one JSON document");
+  verb->callback([&cli] {
+    std::vector<uint8_t> bytes;
+    const WarriorsFile f = open_file(file, bytes);
+    const AnmClip* clip = nullptr;
+    float bind = 0;
+    const BoneOffsets* off = f.bone_offsets();
+    if (off) bind = off->bind_height();
+    int index = 0;
+    for (const ClipSet& s : f.sets) {
+      if (anim >= 0) {
+        const int c = s.clip_for_anim(anim);
+        if (c >= 0 && !clip) clip = &s.clips[c].clip;
+        continue;
+      }
+      for (const ClipEntry& e : s.clips) {
+        if (index++ == std::max(clip_index, 0) && !clip) clip = &e.clip;
+      }
+    }
+    if (!clip)
+      throw Error(anim >= 0 ? fmt::format("no clip for anim id {}", anim)
+                            : fmt::format("no clip {}", std::max(clip_index, 0)),
+                  std::nullopt, file);
+    const PlayClip p = make_play_clip(*clip, anim);
+    const WarPose defaults = default_pose();
+    SampleContext ctx{&defaults, bind};
+    WarPose pose;
+    sample_clip(p, frame, rate, ctx, pose);
+    std::array<BoneTransform, kNumBones> model;
+    std::array<Vec3, kNumBones> offsets = unit_offsets();
+    if (off) {
+      for (int b = 0; b < kNumBones; ++b) offsets[b] = off->offset(b);
+    }
+    build_bone_matrices(pose, offsets, model);
+    Json rotations = Json::array(), defaults_json = Json::array(), m = Json::array();
+    for (int b = 0; b < kNumBones; ++b) {
+      rotations.push_back(clean(pose.rotations[b]));
+      defaults_json.push_back(pose.rotation_default(b));
+      m.push_back(Json{{"bone", b},
+                       {"name", bone_name(b)},
+                       {"position", clean(model[b].position)},
+                       {"rotation", clean(model[b].rotation)}});
+    }
+    Json out{{"clip", p.name},
+             {"frame", json_float(frame)},
+             {"rate", json_float(rate)},
+             {"frame_count", p.frame_count},
+             {"root_velocity", clean(pose.root_velocity)},
+             {"root_velocity_default", pose.velocity_default()},
+             {"root_translation", clean(pose.root_translation)},
+             {"root_translation_default", pose.translation_default()},
+             {"rotations", std::move(rotations)},
+             {"default", std::move(defaults_json)},
+             {"offsets", off ? "0x28 chunk" : "unit offsets (no 0x28 chunk)"},
+             {"model", std::move(m)}};
+    if (cli.json) {
+      cli.out << out.dump(1) << "\n";
+      return;
+    }
+    cli.out << fmt::format("{} at frame {} (rate {}), {} frames\n", p.name, frame, rate,
+                           p.frame_count);
+    const auto v = pose.root_velocity, t = pose.root_translation;
+    cli.out << fmt::format("root velocity ({:.4f}, {:.4f}, {:.4f}){}\n", v.x, v.y, v.z,
+                           pose.velocity_default() ? " default" : "");
+    cli.out << fmt::format("root translation ({:.4f}, {:.4f}, {:.4f}){}\n", t.x, t.y, t.z,
+                           pose.translation_default() ? " default" : "");
+    for (int b = 0; b < kNumBones; ++b) {
+      const Quat q = pose.rotations[b];
+      const auto& mb = model[b];
+      cli.out << fmt::format(
+          "{:2d} {:<11} ({:8.4f} {:8.4f} {:8.4f} {:8.4f}){} model ({:.3f}, "
+          "{:.3f}, {:.3f})\n",
+          b, bone_name(b), q.x, q.y, q.z, q.w, pose.rotation_default(b) ? " default" : "        ",
+          mb.position.x, mb.position.y, mb.position.z);
+    }
+  });
+}
+
+void add_list(CLI::App& group, Cli& cli) {
+  auto* verb = group.add_subcommand("list", "the resources and chunks of a container file");
+  static std::string file;
+  verb->add_option("file", file, "a pack or resource")->required();
+  verb->add_flag("--json", cli.json, "one JSON document");
+  verb->callback([&cli] {
+    std::vector<uint8_t> bytes;
+    const WarriorsFile f = open_file(file, bytes);
+    Json out{{"kind", to_string(f.kind)}};
+    Json res = Json::array();
+    for (const Resource* r : f.resources()) {
+      Json chunks = Json::array();
+      for (const Chunk& c : r->chunks) {
+        chunks.push_back(Json{{"offset", c.offset},
+                              {"type", c.header.type},
+                              {"name", chunk_type_name(c.header.type)},
+                              {"size", c.header.size},
+                              {"hash", fmt::format("{:#010x}", c.header.hash)}});
+      }
+      res.push_back(Json{{"offset", r->offset},
+                         {"count", r->header.count},
+                         {"data_size", r->header.data_size},
+                         {"name_hash", fmt::format("{:#010x}", r->header.name_hash)},
+                         {"chunks", std::move(chunks)}});
+    }
+    out["resources"] = std::move(res);
+    out["tail_bytes"] = f.entry.tail.size();
+    if (cli.json) {
+      cli.out << out.dump(1) << "\n";
+      return;
+    }
+    size_t i = 0;
+    for (const Resource* r : f.resources()) {
+      cli.out << fmt::format("resource {} at {:#x}: {} chunks, {} bytes, name hash {:#010x}\n", i++,
+                             r->offset, r->header.count, r->header.data_size, r->header.name_hash);
+      for (const Chunk& c : r->chunks) {
+        cli.out << fmt::format("  {:#08x} chunk {:#04x} {:<20} {:6} bytes hash {:#010x}\n",
+                               c.offset, c.header.type, chunk_type_name(c.header.type),
+                               c.header.size, c.header.hash);
+      }
+    }
+  });
+}
+
+void add_extract(CLI::App& group, Cli& cli) {
+  auto* verb = group.add_subcommand("extract", "write each resource as a file of its own");
+  static std::string file, out_dir = ".";
+  verb->add_option("file", file, "a pack or resource")->required();
+  verb->add_option("-o,--out", out_dir, "the folder to write into");
+  verb->add_flag("--json", cli.json, "report as JSON");
+  verb->callback([&cli] {
+    std::vector<uint8_t> bytes;
+    const WarriorsFile f = open_file(file, bytes);
+    std::filesystem::create_directories(out_dir);
+    Json written = Json::array();
+    size_t i = 0;
+    for (const Resource* r : f.resources()) {
+      const ClipSet& s = f.sets[i];
+      const bool anm = r->chunks.size() == 2 && s.clips.size() == 1;
+      const std::string name =
+          anm ? fmt::format("{:03d}-{}.anm", i, s.clips[0].clip.descriptor.name_text())
+              : fmt::format("{:03d}-{:08x}.res", i, r->header.name_hash);
+      Writer w;
+      write_resource(w, *r);
+      write_file(std::filesystem::path(out_dir) / name, w.bytes());
+      written.push_back(name);
+      if (!cli.json) cli.out << fmt::format("{}: {} bytes\n", name, w.pos());
+      ++i;
+    }
+    if (cli.json) cli.out << Json{{"written", written}}.dump() << "\n";
+  });
+}
+
+void add_rebuild(CLI::App& group, Cli& cli) {
+  auto* verb = group.add_subcommand("rebuild", "parse a container file and write it back");
+  static std::string file, out_path;
+  verb->add_option("file", file, "a pack or resource")->required();
+  verb->add_option("-o,--output", out_path, "where to write the rebuilt file")->required();
+  verb->add_flag("--json", cli.json, "report as JSON");
+  verb->callback([&cli] {
+    std::vector<uint8_t> bytes;
+    const WarriorsFile f = open_file(file, bytes);
+    // Every clip re-serialised from its parsed form, then the whole entry.
+    WadEntry entry = f.entry;
+    std::vector<Resource*> res;
+    if (Pack* p = std::get_if<Pack>(&entry.content)) {
+      for (Resource& r : p->resources) res.push_back(&r);
+    } else {
+      res.push_back(&std::get<Resource>(entry.content));
+    }
+    for (size_t i = 0; i < res.size(); ++i) {
+      for (const ClipEntry& c : f.sets[i].clips) {
+        res[i]->chunks[c.keyframes_chunk].data = keyframes_chunk(c.clip, 0).data;
+        res[i]->chunks[c.descriptor_chunk].data = descriptor_chunk(c.clip, 0).data;
+      }
+    }
+    const std::vector<uint8_t> out = write_entry(entry);
+    write_file(out_path, out);
+    const bool same = out == bytes;
+    if (cli.json) {
+      cli.out << Json{{"output", out_path}, {"bytes", out.size()}, {"identical", same}}.dump()
+              << "\n";
+    } else {
+      cli.out << fmt::format("{}: {} bytes, {}\n", out_path, out.size(),
+                             same ? "identical to the input" : "DIFFERS from the input");
+    }
+    if (!same) cli.exit_code = 1;
+  });
+}
+
+void add_clip_length(CLI::App& group, Cli& cli) {
+  auto* verb =
+      group.add_subcommand("clip-length", "updates a clip that hands over plays (the end rule)");
+  static int frames = 0;
+  static float rate = 1.0f, dt = 0.033333335f;
+  verb->add_option("--frames", frames, "the clip's frame count F")->required();
+  verb->add_option("--rate", rate, "the playback rate");
+  verb->add_option("--dt", dt, "the update's dt (default 1/30 as a float)");
+  verb->add_flag("--json", cli.json, "report as JSON");
+  verb->callback([&cli] {
+    const int n = clip_length_updates(static_cast<float>(frames) / 30.0f, rate, dt);
+    if (cli.json) {
+      Json j{{"frames", frames}, {"rate", json_float(rate)}};
+      j["updates"] = n < 0 ? Json(nullptr) : Json(n);
+      j["never_ends"] = n < 0;
+      cli.out << j.dump() << "\n";
+    } else if (n < 0) {
+      cli.out << fmt::format("{} frames at {}: never ends (overshoot exactly 0.0)\n", frames, rate);
+    } else {
+      cli.out << fmt::format("{} frames at {}: {} updates\n", frames, rate, n);
+    }
+  });
+}
+
+void add_crc(CLI::App& group, Cli& cli) {
+  auto* verb = group.add_subcommand("crc32", "the CRC-32 the tools named things by");
+  static std::vector<std::string> names;
+  verb->add_option("names", names, "names, e.g. walk.anm walk.anm.b.cnk")->required();
+  verb->add_flag("--json", cli.json, "report as JSON");
+  verb->callback([&cli] {
+    Json j = Json::object();
+    for (const std::string& n : names) {
+      j[n] = fmt::format("{:#010x}", crc32(n));
+      if (!cli.json) cli.out << fmt::format("{:#010x} {}\n", crc32(n), n);
+    }
+    if (cli.json) cli.out << j.dump() << "\n";
+  });
+}
+}  // namespace
+
+void add_warriors_verbs(CLI::App& app, Cli& cli) {
+  auto* group = app.add_subcommand("warriors", "The Warriors (PS2): sample, list, extract, ...");
+  group->require_subcommand(1);
+  add_sample(*group, cli);
+  add_list(*group, cli);
+  add_extract(*group, cli);
+  add_rebuild(*group, cli);
+  add_clip_length(*group, cli);
+  add_crc(*group, cli);
+}
 
 }  // namespace animkit::cli

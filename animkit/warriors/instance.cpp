@@ -1,0 +1,215 @@
+#include "animkit/warriors/instance.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace animkit::warriors {
+
+CharacterInstance::CharacterInstance() {
+  default_pose = warriors::default_pose();
+  sample_context.defaults = &default_pose;
+  offsets = unit_offsets();
+  queue_.reserve(kMaxQueue);
+  deferred_.reserve(2 * kMaxStack);
+  events_.reserve(64);
+  callbacks_.reserve(16);
+}
+
+CharacterInstance::~CharacterInstance() = default;
+
+AnimTask* CharacterInstance::top() const {
+  if (count_ == 0) return nullptr;
+  AnimTask* t = stack_[count_ - 1].get();
+  return t->type() == 9 ? stack_[0].get() : t;
+}
+
+void CharacterInstance::refresh_playing_anim() {
+  const AnimTask* t = top();
+  human.playing_anim = t ? t->anim_id() : -1;
+}
+
+AnimTask* CharacterInstance::find_top(int type) const {
+  for (int i = count_ - 1; i >= 0; --i) {
+    if (stack_[i]->type() == type) return stack_[i].get();
+  }
+  return nullptr;
+}
+
+uint64_t CharacterInstance::held_by_others(const AnimTask* task) const {
+  uint64_t h = 0;
+  for (int i = 0; i < count_; ++i) {
+    if (stack_[i].get() != task) h |= stack_[i]->held;
+  }
+  return h;
+}
+
+void CharacterInstance::defer(std::unique_ptr<AnimTask> task) {
+  if (task) deferred_.push_back(std::move(task));
+}
+
+// Removes stack entries [first, last] (they go to the deferred list), closing the gap.
+void CharacterInstance::remove_range(int first, int last) {
+  if (first > last) return;
+  for (int i = first; i <= last; ++i) defer(std::move(stack_[i]));
+  const int n = last - first + 1;
+  for (int i = last + 1; i < count_; ++i) stack_[i - n] = std::move(stack_[i]);
+  count_ -= n;
+}
+
+// 0x00177eb8 finds the newest fade; it is advanced by its remaining time, which completes it.
+void CharacterInstance::finish_newest_fade_if_crowded() {
+  if (count_ <= 6) return;
+  for (int i = count_ - 1; i >= 0; --i) {
+    if (stack_[i]->type() != 9) continue;
+    auto* fade = static_cast<FadeTask*>(stack_[i].get());
+    fade->finish();
+    int first = 0;
+    for (int j = 0; j < i; ++j) {
+      if (stack_[j].get() == fade->new_task) first = j + 1;
+    }
+    remove_range(first, i);
+    return;
+  }
+}
+
+void CharacterInstance::insert_bottom(std::unique_ptr<AnimTask> task) {
+  finish_newest_fade_if_crowded();
+  if (count_ == kMaxStack) {  // no room: the task is given back (a choice, README)
+    defer(std::move(task));
+  } else {
+    for (int i = count_; i > 0; --i) stack_[i] = std::move(stack_[i - 1]);
+    stack_[0] = std::move(task);
+    ++count_;
+    stack_[0]->start();
+  }
+  refresh_playing_anim();
+}
+
+void CharacterInstance::push(std::unique_ptr<AnimTask> task) {
+  finish_newest_fade_if_crowded();
+  if (count_ == kMaxStack) {
+    defer(std::move(task));
+  } else {
+    stack_[count_++] = std::move(task);
+    stack_[count_ - 1]->start();
+  }
+  refresh_playing_anim();
+}
+
+void CharacterInstance::change(std::unique_ptr<AnimTask> task, float fade_time) {
+  auto fade = std::make_unique<FadeTask>(this, fade_time, human.speed_multiplier);
+  fade->new_task = task.get();
+  insert_bottom(std::move(task));
+  push(std::move(fade));
+}
+
+bool CharacterInstance::queue(std::unique_ptr<AnimTask> task) {
+  if (queue_.size() >= size_t(kMaxQueue)) return false;
+  queue_.push_back(std::move(task));
+  return true;
+}
+
+void CharacterInstance::run_queued_tasks() {
+  for (auto& t : queue_) insert_bottom(std::move(t));
+  queue_.clear();
+}
+
+void CharacterInstance::begin_update() {
+  events_.clear();
+  callbacks_.clear();
+}
+
+void CharacterInstance::note_callback(const AnimTask& task, const std::string& name, bool wrap) {
+  callbacks_.push_back({task.anim_id(), task.type(), name, wrap});
+}
+
+// Held-flag events act only on a task that holds the bits they change (warriors.txt, "Coney's
+// implementation", the task system).
+void CharacterInstance::fire(const PlayClip& clip, const AnimEvent& e) {
+  events_.push_back({clip.anim_id, &e});
+  AnimTask* t = const_cast<AnimTask*>(firing_);
+  if (!t) return;
+  uint64_t clear = 0, set = 0;
+  if (e.type == 0x2c && (t->held & 0x3)) {
+    clear = 0x1;
+    set = 0x2;
+  } else if (e.type == 0x2d && (t->held & 0x7)) {
+    clear = 0x7;
+    set = 0x4;
+  } else if (e.type == 0x48 && t->held) {
+    clear = t->held;
+    set = 0x40000;
+  } else {
+    return;
+  }
+  const uint64_t keep = held_by_others(t);
+  human.state_flags &= ~((t->held & clear) & ~keep);
+  t->held = (t->held & ~clear) | set;
+  human.state_flags |= set;
+}
+
+void CharacterInstance::advance(float dt) {
+  firing_ = top();  // only the newest task's events fire
+  for (int i = 0; i < count_; ++i) {
+    AnimTask* t = stack_[i].get();
+    const AdvanceResult r = t->advance(dt);
+    if (r == AdvanceResult::kHandOver) {
+      // The next task takes the clip's place, in the same update.
+      std::unique_ptr<AnimTask> next = t->take_next();
+      for (int j = 0; j < count_; ++j) {
+        if (stack_[j]->type() == 9) {
+          auto* f = static_cast<FadeTask*>(stack_[j].get());
+          if (f->new_task == t) f->new_task = next.get();
+        }
+      }
+      if (firing_ == t) firing_ = next.get();
+      defer(std::move(stack_[i]));
+      stack_[i] = std::move(next);
+      stack_[i]->start();
+    } else if (r == AdvanceResult::kFinished) {
+      remove_range(i, i);
+      --i;
+    } else if (r == AdvanceResult::kFadeDone) {
+      // 0x00106cc8: the fade gives back itself and every task between its new task and itself.
+      auto* f = static_cast<FadeTask*>(t);
+      int first = 0;
+      for (int j = 0; j < i; ++j) {
+        if (stack_[j].get() == f->new_task) first = j + 1;
+      }
+      remove_range(first, i);
+      i = first - 1;
+    }
+  }
+  firing_ = nullptr;
+}
+
+void CharacterInstance::flush_deferred() {
+  for (auto& t : deferred_) t->release();
+  deferred_.clear();
+  refresh_playing_anim();
+}
+
+const WarPose& CharacterInstance::sample() {
+  poses_.clear();
+  for (int i = 0; i < count_; ++i) stack_[i]->sample(poses_);
+  pose_ = poses_.size() > 0 ? poses_.top() : default_pose;
+  build_bone_matrices(pose_, offsets, bones_);
+  return pose_;
+}
+
+// warriors.txt "Root motion": the velocity turned by the human's heading into world axes and
+// capped at 50 m/s; the turn a = 2 acos(w), its sign from z, applied as a x 30 x dt.
+void CharacterInstance::apply_root_motion(float dt) {
+  const Vec3 v = bones_[0].position;
+  const float c = std::cos(human.heading), s = std::sin(human.heading);
+  Vec3 w{c * v.x - s * v.y, s * v.x + c * v.y, v.z};
+  const float len = length(w);
+  if (len > 50.0f) w = w * (50.0f / len);
+  human.velocity = w;
+  human.position = human.position + w * dt;
+  const Quat q = bones_[0].rotation;
+  const float a = 2.0f * std::acos(std::clamp(q.w, -1.0f, 1.0f));
+  human.heading += (q.z < 0 ? -a : a) * 30.0f * dt;
+}
+
+}  // namespace animkit::warriors

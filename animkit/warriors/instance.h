@@ -1,0 +1,113 @@
+// The character instance's task stack and queue (warriors.txt, "The task stack"), the human
+// record it reports to, and Human_ApplyRootMotion (warriors.txt, "Root motion").
+#pragma once
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "animkit/warriors/tasks.h"
+
+namespace animkit::warriors {
+
+// What the human record holds for the player.
+struct Human {
+  uint64_t state_flags = 0;  // record +0x08, the combat state word (held flags)
+  int playing_anim = -1;     // record +0x20, refreshed from the top task
+  float heading = 0;         // radians about z
+  Vec3 velocity;             // world m/s from the root motion this update
+  Vec3 position;
+  float speed_multiplier = 1.0f;  // +0x3a4, the locomotion blends' rate
+};
+
+struct FiredEvent {
+  int anim = -1;
+  const AnimEvent* event = nullptr;
+};
+struct Callback {
+  int anim = -1;
+  int task_type = 0;
+  std::string name;
+  bool wrap = false;
+};
+
+class CharacterInstance : public EventSink {
+ public:
+  static constexpr int kMaxStack = 18, kMaxQueue = 10;
+
+  CharacterInstance();
+  ~CharacterInstance() override;
+
+  Human human;
+  SampleContext sample_context;  // defaults -> default_pose
+  WarPose default_pose;
+  std::array<Vec3, kNumBones> offsets;
+
+  // TaskStack_InsertBottom (0x001754e8) / TaskStack_Push (0x001753d8): both first finish the
+  // newest fade when the stack holds more than 6 tasks, then refresh the playing anim id. The
+  // task is started (its held bits set on the human).
+  void insert_bottom(std::unique_ptr<AnimTask> task);
+  void push(std::unique_ptr<AnimTask> task);
+  // A change of animation: fade over `fade` s, the new task under it (warriors.txt, "The task
+  // stack"): make the fade, insert the new task at the bottom, push the fade on top.
+  void change(std::unique_ptr<AnimTask> task, float fade);
+  // The queue (up to 10): tasks inserted at the bottom when the queue runs; false when full.
+  bool queue(std::unique_ptr<AnimTask> task);
+  // CharacterInstance_RunQueuedTasks (0x00175610).
+  void run_queued_tasks();
+
+  // TaskStack_Top (0x00175210): the top task, or the bottom one when the top is a fade.
+  AnimTask* top() const;
+  void refresh_playing_anim();  // 0x001752c8
+  // Advances every task by dt, bottom to top (hand-overs, fade clean-up, ends).
+  void advance(float dt);
+  // AnimTask_FlushDeferred (0x00105570): releases the tasks given back this update.
+  void flush_deferred();
+  // CharacterInstance_Sample: the tasks bottom-up onto the pose stack; the result is the top
+  // pose (the default pose when nothing was pushed).
+  const WarPose& sample();
+  // Human_ApplyRootMotion (0x0023f238) from the built entry 0.
+  void apply_root_motion(float dt);
+  const std::array<BoneTransform, kNumBones>& bones() const { return bones_; }
+  const WarPose& pose() const { return pose_; }
+
+  int size() const { return count_; }
+  AnimTask* task(int i) const { return stack_[i].get(); }
+  // The topmost task of a type (for the scenario's targets), or nullptr.
+  AnimTask* find_top(int type) const;
+
+  // This update's events and callbacks (cleared by begin_update()).
+  void begin_update();
+  const std::vector<FiredEvent>& events() const { return events_; }
+  const std::vector<Callback>& callbacks() const { return callbacks_; }
+  void note_callback(const AnimTask& task, const std::string& name, bool wrap);
+  // EventSink: events of the newest task only (the advance passes the sink to it alone).
+  void fire(const PlayClip& clip, const AnimEvent& event) override;
+  // The sink a task's cursors should fire into this update (nullptr when not the newest).
+  EventSink* sink_for(const AnimTask* task) { return task == firing_ ? this : nullptr; }
+  // Whether another task on the stack holds these bits.
+  uint64_t held_by_others(const AnimTask* task) const;
+
+  PoseStack& poses() { return poses_; }
+  WarPose& scratch(int i) { return scratch_[i]; }
+
+ private:
+  void finish_newest_fade_if_crowded();
+  void remove_range(int first, int last);  // [first, last], deferred
+  void defer(std::unique_ptr<AnimTask> task);
+
+  std::array<std::unique_ptr<AnimTask>, kMaxStack> stack_;
+  int count_ = 0;
+  std::vector<std::unique_ptr<AnimTask>> queue_;
+  std::vector<std::unique_ptr<AnimTask>> deferred_;
+  std::vector<FiredEvent> events_;
+  std::vector<Callback> callbacks_;
+  const AnimTask* firing_ = nullptr;
+  PoseStack poses_;
+  std::array<WarPose, 3> scratch_;
+  WarPose pose_;
+  std::array<BoneTransform, kNumBones> bones_;
+};
+
+}  // namespace animkit::warriors

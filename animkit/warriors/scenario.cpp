@@ -1,0 +1,373 @@
+#include "animkit/warriors/scenario.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <ostream>
+
+#include "animkit/core/registry.h"
+#include "animkit/warriors/character.h"
+#include "animkit/warriors/clock.h"
+#include "animkit/warriors/document.h"
+#include "animkit/warriors/instance.h"
+
+namespace animkit::warriors {
+
+namespace {
+
+// An animation set: anim id -> clip, its Anim Range List flags and CfgAnimSpeeds.
+struct AnimSet {
+  std::map<int, std::unique_ptr<PlayClip>> clips;
+  std::map<int, uint16_t> range_flags;
+  AnimSpeeds speeds;
+
+  const PlayClip* clip(int id, const char* what) const {
+    auto it = clips.find(id);
+    if (it == clips.end()) throw Error(fmt::format("{}: anim id {} has no clip", what, id));
+    return it->second.get();
+  }
+  float rate(int id) const {
+    auto it = range_flags.find(id);
+    return anim_rate(speeds, it == range_flags.end() ? 0 : it->second);
+  }
+};
+
+int to_id(const std::string& key, const char* what) {
+  try {
+    size_t n = 0;
+    const int id = std::stoi(key, &n);
+    if (n == key.size()) return id;
+  } catch (...) {
+  }
+  throw Error(fmt::format("{}: '{}' is not an anim id", what, key));
+}
+
+float number(const Json& j, const char* key, float fallback) {
+  if (!j.contains(key)) return fallback;
+  if (!j[key].is_number()) throw Error(fmt::format("'{}' must be a number", key));
+  return j[key].get<float>();
+}
+
+int integer(const Json& j, const char* key, int fallback) {
+  if (!j.contains(key)) return fallback;
+  if (!j[key].is_number_integer()) throw Error(fmt::format("'{}' must be an integer", key));
+  return j[key].get<int>();
+}
+
+void load_set(const Json& j, const std::filesystem::path& base, AnimSet& set) {
+  if (j.contains("anim_speeds")) {
+    const Json& s = j["anim_speeds"];
+    if (!s.is_array() || s.size() != 4) throw Error("'anim_speeds' must be four numbers");
+    for (int i = 0; i < 4; ++i) {
+      if (!s[i].is_number()) throw Error("'anim_speeds' must be four numbers");
+      set.speeds.rates[i] = s[i].get<float>();
+    }
+  }
+  // "character": a character resource; its Character Data names the clips by id and its Anim
+  // Range List gives the flags.
+  if (j.contains("character")) {
+    if (!j["character"].is_string()) throw Error("'character' must be a file name");
+    const auto path = base / j["character"].get<std::string>();
+    const std::vector<uint8_t> bytes = read_file(path);
+    try {
+      const WarriorsFile f = read_warriors_file(bytes, FileKind::kCharacter);
+      const ClipSet& cs = f.sets.at(0);
+      for (int id = 0; id < kNumAnimIds; ++id) {
+        const int c = cs.clip_for_anim(id);
+        if (c >= 0)
+          set.clips[id] = std::make_unique<PlayClip>(make_play_clip(cs.clips[c].clip, id));
+        if (const uint16_t fl = cs.range_flags(id)) set.range_flags[id] = fl;
+      }
+    } catch (const Error& e) {
+      throw e.with_file(path.string());
+    }
+  }
+  if (j.contains("clips")) {
+    if (!j["clips"].is_object()) throw Error("'clips' must map anim ids to files");
+    for (const auto& [key, value] : j["clips"].items()) {
+      const int id = to_id(key, "clips");
+      if (!value.is_string()) throw Error(fmt::format("clips[{}] must be a file name", key));
+      const auto path = base / value.get<std::string>();
+      const std::vector<uint8_t> bytes = read_file(path);
+      try {
+        const WadEntry e = read_entry(bytes);
+        if (e.is_pack()) throw Error("a pack; name an .anm resource", 0);
+        const ClipSet cs = read_clip_set(std::get<Resource>(e.content));
+        if (cs.clips.empty()) throw Error("no clip (chunks 0x00 + 0x02) in the resource", 0);
+        set.clips[id] = std::make_unique<PlayClip>(make_play_clip(cs.clips[0].clip, id));
+      } catch (const Error& e) {
+        throw e.with_file(path.string());
+      }
+    }
+  }
+  if (j.contains("range_flags")) {
+    if (!j["range_flags"].is_object()) throw Error("'range_flags' must map anim ids to flags");
+    for (const auto& [key, value] : j["range_flags"].items()) {
+      if (!value.is_number_integer()) throw Error("range_flags values must be integers");
+      set.range_flags[to_id(key, "range_flags")] = static_cast<uint16_t>(value.get<int>());
+    }
+  }
+}
+
+struct Player {
+  CharacterInstance instance;
+  AnimSet set;
+  std::map<std::string, AnimSet> others;  // other humans' sets, for paired tasks
+
+  std::unique_ptr<AnimTask> make_task(const Json& spec) {
+    if (!spec.is_object() || !spec.contains("do") || !spec["do"].is_string()) {
+      throw Error("a task is an object with \"do\"");
+    }
+    const std::string d = spec["do"].get<std::string>();
+    std::unique_ptr<AnimTask> task;
+    CharacterInstance* inst = &instance;
+    const float speed = instance.human.speed_multiplier;
+    if (d == "loop" || d == "clip_then_next" || d == "clip" || d == "scene" || d == "paired" ||
+        d == "paired_hold") {
+      const int anim = integer(spec, "anim", -1);
+      const AnimSet* from = &set;
+      if (d == "paired" || d == "paired_hold") {
+        // warriors.txt "Paired tasks": the clip and its rate from the other human's set.
+        const std::string who = spec.value("from", std::string());
+        auto it = others.find(who);
+        if (it == others.end())
+          throw Error(fmt::format("paired task: no set '{}' in \"humans\"", who));
+        from = &it->second;
+      }
+      const PlayClip* clip = from->clip(anim, d.c_str());
+      const int type = d == "loop"          ? 1
+                       : d == "scene"       ? 7
+                       : d == "paired"      ? 6
+                       : d == "paired_hold" ? 4
+                                            : 3;
+      float rate = from->rate(anim);
+      if (type == 7) rate = number(spec, "rate", 1.0f);
+      auto t = std::make_unique<ClipTask>(type, inst, clip, number(spec, "rate", rate));
+      if ((type == 3 || type == 6) && spec.contains("next")) {
+        t->set_next(make_task(spec["next"]), number(spec, "blend", 0.0f));
+      }
+      task = std::move(t);
+    } else if (d == "fade") {
+      task = std::make_unique<FadeTask>(inst, number(spec, "fade", 0.0f), speed);
+    } else if (d == "gait") {
+      const Json& a = spec.value("anims", Json());
+      if (!a.is_array() || a.size() != 5) throw Error("gait: \"anims\" must be five anim ids");
+      std::array<const PlayClip*, 5> clips;
+      for (int i = 0; i < 5; ++i) {
+        if (!a[i].is_number_integer()) throw Error("gait: \"anims\" must be five anim ids");
+        clips[i] = set.clip(a[i].get<int>(), "gait");
+      }
+      auto g =
+          std::make_unique<GaitTask>(inst, clips, number(spec, "value", 0.0f),
+                                     number(spec, "rate", speed), number(spec, "speed", 10.0f));
+      task = std::move(g);
+    } else if (d == "mix" || d == "select" || d == "direction") {
+      const int type = d == "mix" ? 10 : d == "select" ? 11 : 13;
+      const int n = d == "mix" ? 2 : d == "select" ? 4 : 8;
+      std::array<const PlayClip*, 8> clips{};
+      if (d == "direction") {
+        const int base = integer(spec, "base", -1);
+        for (int i = 0; i < 8; ++i) clips[i] = set.clip(base + i, "direction");
+      } else {
+        const Json& a = spec.value("anims", Json());
+        if (!a.is_array() || a.size() != size_t(n)) {
+          throw Error(fmt::format("{}: \"anims\" must be {} anim ids", d, n));
+        }
+        for (int i = 0; i < n; ++i) {
+          if (!a[i].is_number_integer()) throw Error(fmt::format("{}: anim ids", d));
+          clips[i] = set.clip(a[i].get<int>(), d.c_str());
+        }
+      }
+      const auto kind = d == "mix"      ? MixTask::Kind::kTwo
+                        : d == "select" ? MixTask::Kind::kFour
+                                        : MixTask::Kind::kEight;
+      task = std::make_unique<MixTask>(type, kind, inst, clips.data(), n,
+                                       number(spec, "value", 0.0f), number(spec, "rate", speed));
+    } else {
+      throw Error(fmt::format("unknown task \"{}\"", d));
+    }
+    task->set_flags(static_cast<uint32_t>(integer(spec, "flags", 0)));
+    task->held = static_cast<uint64_t>(spec.value("hold", int64_t{0}));
+    task->end_callback = spec.value("callback", std::string());
+    task->wrap_callback = spec.value("wrap_callback", std::string());
+    if (spec.contains("target")) task->set_blend_target(number(spec, "target", 0));
+    return task;
+  }
+
+  void act(const Json& a) {
+    const std::string d = a["do"].get<std::string>();
+    if (d == "change") {
+      instance.change(make_task(a.value("task", Json())), number(a, "fade", 0.0f));
+    } else if (d == "insert") {
+      instance.insert_bottom(make_task(a.value("task", Json())));
+    } else if (d == "push") {
+      instance.push(make_task(a.value("task", Json())));
+    } else if (d == "queue") {
+      if (!instance.queue(make_task(a.value("task", Json())))) {
+        throw Error("the task queue holds at most 10 tasks");
+      }
+    } else if (d == "run_queue") {
+      instance.run_queued_tasks();
+    } else if (d == "gait_target" || d == "gait_value" || d == "blend_target" ||
+               d == "blend_value") {
+      AnimTask* t = nullptr;
+      if (d.rfind("gait", 0) == 0) {
+        t = instance.find_top(12);
+      } else {
+        for (int type : {12, 10, 11, 13}) {
+          if (AnimTask* f = instance.find_top(type); f && (!t || f == instance.top())) t = f;
+        }
+      }
+      if (!t) throw Error(fmt::format("\"{}\": no blend task on the stack", d));
+      if (d.find("target") != std::string::npos) {
+        t->set_blend_target(number(a, "value", 0));
+      } else {
+        t->set_blend_value(number(a, "value", 0));
+      }
+    } else if (d == "flags") {
+      AnimTask* t = instance.top();
+      if (t) t->set_flags(static_cast<uint32_t>(integer(a, "flags", 0)));
+    } else if (d == "speed_multiplier") {
+      instance.human.speed_multiplier = number(a, "value", 1.0f);
+    } else {
+      // A task by itself: inserted at the bottom, as the builders insert a new task.
+      instance.insert_bottom(make_task(a));
+    }
+  }
+};
+
+Json task_json(const AnimTask& t) {
+  Json j{{"type", t.type()}, {"anim", t.anim_id()}};
+  const AnimCursor* c = t.main_cursor();
+  j["time"] = json_float(t.time());
+  j["frame"] = c ? c->frame() : 0;
+  j["rate"] = json_float(t.rate());
+  if (t.flags()) j["flags"] = t.flags();
+  if (t.held) j["held"] = t.held;
+  if (t.type() == 9) {
+    const auto& f = static_cast<const FadeTask&>(t);
+    j["duration"] = json_float(f.duration());
+    j["weight"] = json_float(f.weight());
+  } else if (t.type() == 12) {
+    const auto& g = static_cast<const GaitTask&>(t);
+    j["value"] = json_float(g.blend_value());
+    j["target"] = json_float(g.target());
+    j["pair"] = g.pair();
+    j["leader"] = g.upper_leads() ? "upper" : "lower";
+    for (const auto& [name, cur] :
+         {std::pair{"lower", &g.lower()}, std::pair{"upper", &g.upper()}}) {
+      j[name] = Json{{"anim", cur->clip() ? cur->clip()->anim_id : -1},
+                     {"time", json_float(cur->time())},
+                     {"frame", cur->frame()}};
+    }
+  } else if (t.type() == 10 || t.type() == 11 || t.type() == 13) {
+    j["value"] = json_float(t.blend_value());
+  } else if (t.type() == 3 || t.type() == 6) {
+    const auto& ct = static_cast<const ClipTask&>(t);
+    if (ct.in_blend_window() && ct.next()) {
+      j["blend"] = json_float(ct.blend_share());
+      j["next"] = task_json(*ct.next());
+    }
+  }
+  return j;
+}
+
+}  // namespace
+
+int play_scenario(const Json& scenario, const std::filesystem::path& base, bool json,
+                  std::ostream& out) {
+  if (!scenario.is_object()) throw Error("the scenario must be a JSON object");
+  Player p;
+  load_set(scenario, base, p.set);
+  if (scenario.contains("humans")) {
+    if (!scenario["humans"].is_object()) throw Error("'humans' must map names to anim sets");
+    for (const auto& [name, h] : scenario["humans"].items()) {
+      if (!h.is_object()) throw Error("'humans' must map names to anim sets");
+      load_set(h, base, p.others[name]);
+    }
+  }
+  const float dt = number(scenario, "dt", kDt);
+  const int updates = integer(scenario, "updates", 60);
+  if (updates < 0 || updates > 10000000) throw Error("'updates' must be 0 to 10,000,000");
+  p.instance.human.speed_multiplier = number(scenario, "speed_multiplier", 1.0f);
+  p.instance.sample_context.bind_height = number(scenario, "bind_height", 0.0f);
+  std::vector<std::pair<int, Json>> actions;
+  if (scenario.contains("actions")) {
+    if (!scenario["actions"].is_array()) throw Error("'actions' must be an array");
+    for (const Json& a : scenario["actions"]) {
+      if (!a.is_object() || !a.contains("do") || !a["do"].is_string()) {
+        throw Error("each action is an object with \"at\" and \"do\"");
+      }
+      actions.emplace_back(integer(a, "at", 0), a);
+    }
+  }
+  std::stable_sort(actions.begin(), actions.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  size_t next_action = 0;
+  CharacterInstance& inst = p.instance;
+  for (int k = 0; k < updates; ++k) {
+    inst.begin_update();
+    // The animation step, the deferred release, then the actions of the update (Humans_Update).
+    inst.advance(dt);
+    inst.flush_deferred();
+    while (next_action < actions.size() && actions[next_action].first <= k) {
+      p.act(actions[next_action++].second);
+    }
+    inst.run_queued_tasks();
+    inst.sample();
+    inst.apply_root_motion(dt);
+    const auto& bones = inst.bones();
+    if (json) {
+      Json line{{"update", k}, {"anim", inst.human.playing_anim}};
+      Json tasks = Json::array();
+      for (int i = 0; i < inst.size(); ++i) tasks.push_back(task_json(*inst.task(i)));
+      line["tasks"] = std::move(tasks);
+      Json events = Json::array();
+      for (const FiredEvent& e : inst.events()) {
+        events.push_back(Json{{"anim", e.anim},
+                              {"frame", e.event->frame},
+                              {"type", e.event->type},
+                              {"name", event_name(e.event->type)},
+                              {"payload", Json::parse(event_payload_json(*e.event))}});
+      }
+      line["events"] = std::move(events);
+      line["root_velocity"] = to_json(bones[0].position);
+      line["root_turn"] = to_json(bones[0].rotation);
+      if (!inst.callbacks().empty()) {
+        Json cbs = Json::array();
+        for (const Callback& c : inst.callbacks()) {
+          cbs.push_back(Json{{"name", c.name},
+                             {"anim", c.anim},
+                             {"task", c.task_type},
+                             {"kind", c.wrap ? "wrap" : "end"}});
+        }
+        line["callbacks"] = std::move(cbs);
+      }
+      line["state_flags"] = inst.human.state_flags;
+      line["heading"] = json_float(inst.human.heading);
+      line["velocity"] = to_json(inst.human.velocity);
+      line["position"] = to_json(inst.human.position);
+      out << line.dump() << "\n";
+    } else {
+      std::string tasks;
+      for (int i = 0; i < inst.size(); ++i) {
+        const AnimTask& t = *inst.task(i);
+        const AnimCursor* c = t.main_cursor();
+        tasks += fmt::format(" [{}:{} t={:.4f} f={}]", t.type(), t.anim_id(), t.time(),
+                             c ? c->frame() : 0);
+      }
+      out << fmt::format("{:4d} anim {:4d}{}", k, inst.human.playing_anim, tasks);
+      for (const FiredEvent& e : inst.events()) {
+        out << fmt::format(" event({} f{} {})", e.anim, e.event->frame, event_name(e.event->type));
+      }
+      for (const Callback& c : inst.callbacks()) {
+        out << fmt::format(" {}({})", c.wrap ? "wrap" : "end", c.name);
+      }
+      out << "\n";
+    }
+  }
+  return 0;
+}
+
+}  // namespace animkit::warriors

@@ -1,0 +1,207 @@
+// Animation tasks (warriors.txt, "Animation tasks", "Fades", "Gait blend", "Paired tasks"): the
+// small objects a character plays through, each owning one or more cursors.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "animkit/warriors/cursor.h"
+#include "animkit/warriors/pose.h"
+
+namespace animkit::warriors {
+
+class CharacterInstance;
+
+// Task flags (+0x10), warriors.txt "Task flags".
+inline constexpr uint32_t kTaskNoVelocity = 0x1, kTaskNoTurn = 0x2, kTaskMuted = 0x10,
+                          kTaskFlag40 = 0x40, kTaskFlag80 = 0x80, kTaskContinuous = 0x200;
+inline constexpr uint32_t kLocomotionFlags = 0x2c1;
+
+// The pose stack: at most 7 poses (0x00104ce0 refuses an eighth).
+class PoseStack {
+ public:
+  static constexpr int kMax = 7;
+  WarPose* push() { return count_ < kMax ? &poses_[count_++] : nullptr; }
+  void pop() {
+    if (count_ > 0) --count_;
+  }
+  int size() const { return count_; }
+  WarPose& top(int below = 0) { return poses_[count_ - 1 - below]; }
+  void clear() { count_ = 0; }
+
+ private:
+  std::array<WarPose, kMax> poses_;
+  int count_ = 0;
+};
+
+enum class AdvanceResult { kContinue, kHandOver, kFinished, kFadeDone };
+
+// AnimTask (0x48 bytes in the original): the common fields and the virtual calls.
+class AnimTask {
+ public:
+  AnimTask(int type, CharacterInstance* instance) : type_(type), instance_(instance) {}
+  virtual ~AnimTask() = default;
+  AnimTask(const AnimTask&) = delete;
+  AnimTask& operator=(const AnimTask&) = delete;
+
+  int type() const { return type_; }    // +0x14
+  float rate() const { return rate_; }  // +0x0c
+  void set_rate(float r) { rate_ = r; }
+  uint32_t flags() const { return flags_; }  // +0x10
+  // +0xcc: sets the task flags and the cursors' flags (0x1, 0x2, 0x10).
+  virtual void set_flags(uint32_t flags) { flags_ = flags; }
+  CharacterInstance* instance() const { return instance_; }
+
+  // +0x24 held flags: bits of the human's record +0x08 the task holds; +0x2c end callback.
+  uint64_t held = 0;
+  std::string end_callback;   // a name reported in the trace when the task is released
+  std::string wrap_callback;  // type 1 and 12: reported on each wrap
+
+  virtual void start();                            // +0x54: sets the held bits on the human
+  virtual void sample(PoseStack& poses) = 0;       // +0x5c
+  virtual AdvanceResult advance(float dt) = 0;     // +0x64
+  virtual float time() const { return 0; }         // +0x6c
+  virtual float duration() const { return 0; }     // +0xd4
+  virtual void release();                          // +0x94 (and the clean-up)
+  virtual void set_blend_target(float) {}          // +0xac
+  virtual float blend_value() const { return 0; }  // +0xb4
+  virtual void set_blend_value(float) {}           // +0xbc
+  virtual int anim_id() const { return -1; }       // +0x104
+  virtual const AnimCursor* main_cursor() const { return nullptr; }
+  // Type 3 / 6: the next task that takes this one's place (moved out on hand-over).
+  virtual std::unique_ptr<AnimTask> take_next() { return nullptr; }
+
+ protected:
+  static uint16_t cursor_flags(uint32_t task_flags) {
+    return static_cast<uint16_t>(task_flags & (kTaskNoVelocity | kTaskNoTurn | kTaskMuted));
+  }
+  int type_;
+  CharacterInstance* instance_;
+  float rate_ = 1.0f;
+  uint32_t flags_ = 0;
+};
+
+// A task that plays one clip: type 1 (loop), 3 (clip then next), 6 (paired 3), 4 (paired, held
+// at the end), 7 (a scene clip, held at the end).
+class ClipTask : public AnimTask {
+ public:
+  ClipTask(int type, CharacterInstance* instance, const PlayClip* clip, float rate);
+  void set_flags(uint32_t flags) override;
+  void sample(PoseStack& poses) override;
+  AdvanceResult advance(float dt) override;
+  float time() const override { return cursor_.time(); }
+  float duration() const override { return cursor_.duration(); }
+  int anim_id() const override { return clip_ ? clip_->anim_id : -1; }
+  const AnimCursor* main_cursor() const override { return &cursor_; }
+  void release() override;
+  std::unique_ptr<AnimTask> take_next() override { return std::move(next_); }
+
+  // Type 3 / 6: the next task and the blend time into it (+0x1c, +0x20).
+  void set_next(std::unique_ptr<AnimTask> next, float blend_time);
+  const AnimTask* next() const { return next_.get(); }
+  bool in_blend_window() const { return window_; }
+  float blend_share() const { return share_; }
+  AnimCursor& cursor() { return cursor_; }
+
+ private:
+  const PlayClip* clip_;
+  AnimCursor cursor_;
+  std::unique_ptr<AnimTask> next_;
+  float blend_time_ = 0;
+  bool window_ = false;
+  float share_ = 0;
+  bool held_at_end_ = false;
+};
+
+// Type 9: a cross-fade over d seconds from the tasks below it (warriors.txt, "Fades").
+class FadeTask : public AnimTask {
+ public:
+  FadeTask(CharacterInstance* instance, float duration, float rate);
+  void sample(PoseStack& poses) override;
+  AdvanceResult advance(float dt) override;
+  float time() const override { return elapsed_; }
+  float duration() const override { return duration_; }
+  // The outgoing pose's weight, (1 + cos(pi t / d)) / 2; 0 for d = 0.
+  float weight() const { return fade_weight(elapsed_, duration_); }
+  static float fade_weight(float t, float d);
+  // Finishes at once (advanced by its remaining time).
+  void finish() { elapsed_ = duration_ + (duration_ > 0 ? 0.f : 1.f); }
+  const AnimTask* new_task = nullptr;  // the task inserted under it with it
+
+ private:
+  float duration_;
+  float elapsed_ = 0;
+};
+
+// Type 12: the gait blend (warriors.txt, "Gait blend").
+class GaitTask : public AnimTask {
+ public:
+  GaitTask(CharacterInstance* instance, const std::array<const PlayClip*, 5>& clips, float value,
+           float rate, float speed = 10.0f);
+  void set_flags(uint32_t flags) override;
+  void sample(PoseStack& poses) override;
+  AdvanceResult advance(float dt) override;
+  float time() const override { return leader().time(); }
+  float duration() const override { return leader().duration(); }
+  int anim_id() const override;
+  const AnimCursor* main_cursor() const override { return &leader(); }
+  void set_blend_target(float v) override;
+  float blend_value() const override { return value_; }
+  void set_blend_value(float v) override;
+
+  float target() const { return target_; }
+  int pair() const { return pair_; }
+  bool upper_leads() const { return upper_leads_; }
+  const AnimCursor& lower() const { return lower_; }
+  const AnimCursor& upper() const { return upper_; }
+  // floor(v) with the steps 0.995, 1.995, 2.995.
+  static int pair_of(float v);
+
+ private:
+  const AnimCursor& leader() const { return upper_leads_ ? upper_ : lower_; }
+  void enter_pair(int pair);
+  void update_mutes();
+  std::array<const PlayClip*, 5> clips_;
+  AnimCursor lower_, upper_;
+  int pair_ = 0;
+  float value_ = 0, target_ = 0, speed_;
+  bool upper_leads_ = false;
+};
+
+// Type 10: two clips mixed by a weight (the upper's share); type 13: an eight-direction blend
+// (three neighbouring clips of eight); type 11: four clips, one audible by a value 0-3.
+class MixTask : public AnimTask {
+ public:
+  enum class Kind { kTwo, kFour, kEight };
+  MixTask(int type, Kind kind, CharacterInstance* instance, const PlayClip* const* clips, int count,
+          float value, float rate);
+  void set_flags(uint32_t flags) override;
+  void sample(PoseStack& poses) override;
+  AdvanceResult advance(float dt) override;
+  float time() const override { return cursors_[lead_].time(); }
+  float duration() const override { return cursors_[lead_].duration(); }
+  int anim_id() const override;
+  const AnimCursor* main_cursor() const override { return &cursors_[lead_]; }
+  void set_blend_target(float v) override {
+    value_ = v;
+    choose();
+  }
+  float blend_value() const override { return value_; }
+  void set_blend_value(float v) override { set_blend_target(v); }
+  // Type 11's audible clip: thresholds 0.51, 1.51, 2.51.
+  static int audible_of(float v);
+
+ private:
+  void choose();
+  Kind kind_;
+  std::array<const PlayClip*, 8> clips_{};
+  std::array<AnimCursor, 8> cursors_;
+  int count_;
+  float value_;
+  int lead_ = 0, other_ = 0;
+  float other_weight_ = 0;
+};
+
+}  // namespace animkit::warriors

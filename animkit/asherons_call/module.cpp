@@ -1,10 +1,266 @@
 #include "animkit/asherons_call/module.h"
 
+#include <fmt/format.h>
+
+#include <ostream>
+
+#include "animkit/asherons_call/assets.h"
+#include "animkit/asherons_call/command_ids.h"
+#include "animkit/asherons_call/neutral.h"
+#include "animkit/asherons_call/player.h"
+#include "animkit/asherons_call/synthetic.h"
+#include "animkit/gltf/export.h"
+
 namespace animkit::asherons_call {
+
+namespace {
+
+std::string_view text_of(Bytes bytes) {
+  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
+bool json_kind(Bytes head, std::string_view kind) {
+  if (!looks_like_json(head)) return false;
+  const std::string_view s = text_of(head);
+  const size_t at = s.find("\"asherons_call\"");
+  return at != std::string_view::npos && s.find(kind, at) != std::string_view::npos;
+}
+
+std::optional<Parts> parts_option(const Options& options) {
+  auto it = options.find("parts");
+  if (it == options.end()) return std::nullopt;
+  return load_parts(it->second);
+}
+
+class MotionTableDocument : public Document {
+ public:
+  MotionTableDocument(MotionTable table, std::optional<AnimationStore> store,
+                      std::optional<Parts> parts)
+      : table_(std::move(table)), store_(std::move(store)), parts_(std::move(parts)) {}
+
+  Json info() const override {
+    size_t links = 0;
+    for (const LinkSet& l : table_.links) links += l.targets.size();
+    Json j{{"kind", "motion_table"},
+           {"id", hex32(table_.id)},
+           {"default_style", command_label(table_.default_style)},
+           {"styles", table_.style_defaults.size()},
+           {"cycles", table_.cycles.size()},
+           {"modifiers", table_.modifiers.size()},
+           {"links", links}};
+    if (store_) j["animations"] = store_->all().size();
+    if (!table_.tail.empty()) j["tail_bytes"] = table_.tail.size();
+    return j;
+  }
+  Json dump() const override { return to_json(table_); }
+  std::vector<Finding> validate() const override {
+    std::vector<Finding> out;
+    auto check = [&](const MotionData& md, const std::string& where) {
+      if (md.flags & ~0x03u) {
+        out.push_back(
+            {Finding::Level::kWarning, "UNKNOWN_FLAGS", where,
+             fmt::format("MotionData flags 0x{:02X} has bits beyond velocity/omega", md.flags),
+             ""});
+      }
+      for (const AnimData& a : md.anims) {
+        if ((a.anim_id & 0xFF000000u) != 0x03000000u) {
+          out.push_back({Finding::Level::kWarning, "NOT_AN_ANIMATION", where,
+                         fmt::format("anim id {} is not a 0x03xxxxxx animation", hex32(a.anim_id)),
+                         ""});
+        } else if (store_ && !store_->find(a.anim_id)) {
+          out.push_back({Finding::Level::kError, "MISSING_ANIMATION", where,
+                         fmt::format("animation {} is not in the animation set", hex32(a.anim_id)),
+                         ""});
+        }
+      }
+    };
+    for (const StyleDefault& s : table_.style_defaults) {
+      bool found = false;
+      for (const KeyedMotion& k : table_.cycles)
+        found |= k.key == motion_key(s.style, s.default_substate);
+      if (!found) {
+        out.push_back(
+            {Finding::Level::kError, "NO_DEFAULT_CYCLE", command_label(s.style),
+             fmt::format("no cycle for the default substate {}", command_label(s.default_substate)),
+             ""});
+      }
+    }
+    for (const KeyedMotion& k : table_.cycles) check(k.data, "cycle " + motion_key_label(k.key));
+    for (const KeyedMotion& k : table_.modifiers)
+      check(k.data, "modifier " + motion_key_label(k.key));
+    for (const LinkSet& l : table_.links) {
+      for (const LinkTarget& t : l.targets) {
+        check(t.data, "link " + motion_key_label(l.key) + " -> " + command_label(t.to_motion));
+      }
+    }
+    return out;
+  }
+  std::optional<Animated> to_neutral() const override {
+    if (!store_) return std::nullopt;
+    return table_to_neutral(table_, *store_, parts_ ? &*parts_ : nullptr);
+  }
+
+ private:
+  MotionTable table_;
+  std::optional<AnimationStore> store_;
+  std::optional<Parts> parts_;
+};
+
+class AnimationDocument : public Document {
+ public:
+  AnimationDocument(Animation a, std::optional<Parts> parts)
+      : a_(std::move(a)), parts_(std::move(parts)) {}
+  Json info() const override {
+    size_t hooks = 0;
+    for (const AnimationFrame& f : a_.frames) hooks += f.hooks.size();
+    return Json{{"kind", "animation"},
+                {"id", hex32(a_.id)},
+                {"num_parts", a_.num_parts},
+                {"num_frames", a_.frames.size()},
+                {"pos_frames", a_.has_pos_frames()},
+                {"hooks", hooks}};
+  }
+  Json dump() const override { return to_json(a_); }
+  std::optional<Animated> to_neutral() const override {
+    return animation_to_neutral(a_, parts_ ? &*parts_ : nullptr);
+  }
+
+ private:
+  Animation a_;
+  std::optional<Parts> parts_;
+};
+
+std::optional<AnimationStore> store_option(const Options& options) {
+  auto it = options.find("animations");
+  if (it == options.end()) return std::nullopt;
+  return load_animation_dir(it->second);
+}
+
+Format make_format(std::string name, std::string description, bool json, bool table) {
+  Format f;
+  f.name = std::move(name);
+  f.engine = "asherons_call";
+  f.description = std::move(description);
+  f.sniff = [json, table](const std::filesystem::path&, Bytes head) {
+    if (json) return json_kind(head, table ? "\"motion_table\"" : "\"animation\"");
+    return table ? looks_like_motion_table(head) : looks_like_animation(head);
+  };
+  f.open = [json, table](const std::filesystem::path& path, Bytes bytes,
+                         const Options& options) -> std::unique_ptr<Document> {
+    if (table) {
+      MotionTable t = json ? motion_table_from_json(parse_json(text_of(bytes), path.string()))
+                           : read_motion_table(bytes);
+      return std::make_unique<MotionTableDocument>(std::move(t), store_option(options),
+                                                   parts_option(options));
+    }
+    Animation a = json ? animation_from_json(parse_json(text_of(bytes), path.string()))
+                       : read_animation(bytes);
+    return std::make_unique<AnimationDocument>(std::move(a), parts_option(options));
+  };
+  return f;
+}
+
+// `animkit demo`: the humanoid table driven walk -> run -> stop, traced and exported.
+void demo(DemoContext& ctx) {
+  const std::filesystem::path dir = ctx.out_dir / "asherons_call";
+  std::filesystem::create_directories(dir / "animations");
+  const MotionTable table = humanoid_table();
+  write_file(dir / "0x09000101.bin", write_motion_table(table));
+  write_text(dir / "table.json", to_json(table).dump(1) + "\n");
+  AnimationStore store;
+  for (Animation& a : humanoid_animations()) {
+    write_file(dir / "animations" / (hex32(a.id) + ".bin"), write_animation(a));
+    store.add(std::move(a));
+  }
+  write_text(dir / "parts.json", std::string(humanoid_parts_json()) + "\n");
+
+  auto runtime = std::make_shared<const CMotionTable>(table);
+  PhysicsObj obj(runtime, &store);
+  obj.enter_default_state();
+  // Inbound wire messages: walk, run with a sidestep, stop (type 0 interpreted states).
+  auto message = [](uint16_t seq, uint32_t forward, float speed, uint32_t sidestep) {
+    MovementMessage m;
+    m.guid = 0x50000001;
+    m.movement_sequence = seq;
+    m.current_style = 0x003D;
+    InterpretedMotionState s;
+    s.forward_command = forward;
+    s.forward_speed = speed;
+    s.sidestep_command = sidestep;
+    m.state = wire_state_from(s);
+    return write_movement_message(m);
+  };
+  struct Step {
+    int tick;
+    std::vector<uint8_t> wire;
+    const char* what;
+  };
+  const std::vector<Step> steps = {
+      {5, message(1, motion::kWalkForward, 1.0f, 0), "walk"},
+      {45, message(2, motion::kRunForward, 1.0f, motion::kSideStepRight), "run + sidestep"},
+      {85, message(3, motion::kReady, 1.0f, 0), "stop"}};
+  std::string trace;
+  size_t hooks = 0, done = 0;
+  std::vector<InputRecord> inputs;
+  for (int k = 0; k < 120; ++k) {
+    obj.begin_tick();
+    inputs.clear();
+    for (const Step& s : steps) {
+      if (s.tick == k) inputs.push_back(apply_wire(obj, s.wire));
+    }
+    obj.update_object(1.0 / 30.0);
+    hooks += obj.tick_hooks.size();
+    done += obj.tick_motion_done.size();
+    trace += trace_json(obj, static_cast<uint64_t>(k), 1.0 / 30.0, inputs).dump() + "\n";
+  }
+  write_text(dir / "trace.jsonl", trace);
+  const Parts parts = parts_from_json(parse_json(humanoid_parts_json()));
+  const Animated animated = table_to_neutral(table, store, &parts);
+  gltf::write(animated, dir / "humanoid.glb");
+  ctx.out << fmt::format(
+      "asherons_call: humanoid table {} ({} cycles, {} link sets, {} animations) written as "
+      "binary and JSON\n",
+      hex32(table.id), table.cycles.size(), table.links.size(), store.all().size());
+  ctx.out << fmt::format(
+      "asherons_call: walk -> run + sidestep -> stop over 120 ticks at 30 Hz by wire "
+      "messages: {} hooks, {} motions done; ends at {} with {} node(s), position ({:.3f}, "
+      "{:.3f}, {:.3f})\n",
+      hooks, done, command_label(obj.manager.state.substate), obj.sequence.anim_list().size(),
+      obj.position.origin.x, obj.position.origin.y, obj.position.origin.z);
+  ctx.out << fmt::format("asherons_call: wrote {} (trace) and {} ({} clips)\n",
+                         (dir / "trace.jsonl").string(), (dir / "humanoid.glb").string(),
+                         animated.clips.size());
+}
+
+}  // namespace
 
 void register_module(Registry& registry) {
   Engine engine;
   engine.name = "asherons_call";
+  engine.formats.push_back(make_format(
+      "ac-motion-table", "Asheron's Call MotionTable object (0x09xxxxxx)", false, true));
+  engine.formats.push_back(
+      make_format("ac-animation", "Asheron's Call Animation object (0x03xxxxxx)", false, false));
+  engine.formats.push_back(make_format(
+      "ac-motion-table-json", "Asheron's Call MotionTable, animkit JSON form", true, true));
+  engine.formats.push_back(
+      make_format("ac-animation-json", "Asheron's Call Animation, animkit JSON form", true, false));
+  engine.options = {{"motion-table", "Asheron's Call motion table (binary or JSON)"},
+                    {"animations", "Asheron's Call animation folder (binary or JSON files)"},
+                    {"parts", "Asheron's Call part hierarchy JSON (flat when absent)"}};
+  engine.open_set = [](const Options& options) -> std::unique_ptr<Document> {
+    auto it = options.find("motion-table");
+    if (it == options.end()) return nullptr;
+    MotionTable t = load_motion_table(it->second);
+    std::optional<AnimationStore> store = store_option(options);
+    if (!store) store = AnimationStore{};
+    return std::make_unique<MotionTableDocument>(std::move(t), std::move(store),
+                                                 parts_option(options));
+  };
+  engine.play = [](const Json& scenario, const std::filesystem::path& base,
+                   const PlayOptions& options,
+                   std::ostream& out) { return play_scenario(scenario, base, options.json, out); };
+  engine.demo = demo;
   registry.add(std::move(engine));
 }
 

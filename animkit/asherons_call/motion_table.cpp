@@ -161,16 +161,15 @@ bool looks_like_motion_table(Bytes head) {
 
 // ---- JSON form ------------------------------------------------------------------------------
 
-namespace {
-
-// A readable label for a style-qualified key: "NonCombat/WalkForward".
-std::string key_label(uint32_t key) {
+std::string motion_key_label(uint32_t key) {
   const uint32_t low = key & 0xFFFFu;
   const uint32_t style_low = key >> 16;
   const std::string motion = command_label(command_from_wire(static_cast<uint16_t>(low), 0));
   if (style_low == 0) return motion;
   return command_label(kStyleBit | style_low) + "/" + motion;
 }
+
+namespace {
 
 Json vec_json(Vec3 v) { return to_json(v); }
 
@@ -187,8 +186,8 @@ uint32_t key_from_json(const Json& j, const char* motion_member) {
 Json keyed_json(const std::vector<KeyedMotion>& list) {
   Json a = Json::array();
   for (const KeyedMotion& k : list) {
-    a.push_back(
-        Json{{"key", hex_json(k.key)}, {"label", key_label(k.key)}, {"data", to_json(k.data)}});
+    a.push_back(Json{
+        {"key", hex_json(k.key)}, {"label", motion_key_label(k.key)}, {"data", to_json(k.data)}});
   }
   return a;
 }
@@ -273,7 +272,7 @@ Json to_json(const MotionTable& t) {
       to.push_back(Json{{"motion", command_json(lt.to_motion)}, {"data", to_json(lt.data)}});
     }
     links.push_back(
-        Json{{"key", hex_json(l.key)}, {"label", key_label(l.key)}, {"to", std::move(to)}});
+        Json{{"key", hex_json(l.key)}, {"label", motion_key_label(l.key)}, {"to", std::move(to)}});
   }
   j["links"] = std::move(links);
   if (!t.tail.empty()) j["tail"] = t.tail;

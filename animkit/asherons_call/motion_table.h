@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "animkit/core/json_util.h"
@@ -77,6 +78,9 @@ struct MotionTable {
 inline uint32_t motion_key(uint32_t style, uint32_t motion) {
   return (style << 16) | (motion & 0xFFFFFFu);
 }
+
+// A readable label for a key: "NonCombat/WalkForward" (style from the high 16 bits).
+std::string motion_key_label(uint32_t key);
 
 // Throws animkit::Error with the absolute offset on bad input.
 MotionTable read_motion_table(Bytes bytes);

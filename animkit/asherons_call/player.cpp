@@ -1,0 +1,279 @@
+#include "animkit/asherons_call/player.h"
+
+#include <fmt/format.h>
+
+#include <ostream>
+
+#include "animkit/asherons_call/assets.h"
+#include "animkit/asherons_call/command_ids.h"
+#include "animkit/asherons_call/json_helpers.h"
+
+namespace animkit::asherons_call {
+
+namespace {
+
+Json frame_json(const AFrame& f) {
+  return Json{
+      {"origin", to_json(f.origin)},
+      {"rotation", Json::array({json_float(f.orientation.w), json_float(f.orientation.x),
+                                json_float(f.orientation.y), json_float(f.orientation.z)})}};
+}
+
+bool flag(const Json& j, const char* key, bool def) {
+  auto it = j.find(key);
+  if (it == j.end()) return def;
+  if (!it->is_boolean()) throw Error(fmt::format("\"{}\": expected true or false", key));
+  return it->get<bool>();
+}
+
+HoldKey hold_key_from(const Json& j) {
+  const std::string s = j.is_string() ? j.get<std::string>() : "";
+  if (s == "invalid") return HoldKey::kInvalid;
+  if (s == "none") return HoldKey::kNone;
+  if (s == "run") return HoldKey::kRun;
+  throw Error(fmt::format("hold_key: expected \"invalid\", \"none\" or \"run\", got {}", j.dump()));
+}
+
+}  // namespace
+
+void apply_object_settings(PhysicsObj& obj, const Json& j) {
+  if (!j.is_object()) throw Error("\"object\": expected an object");
+  obj.weenie.present = flag(j, "weenie", obj.weenie.present);
+  obj.weenie.creature = flag(j, "creature", obj.weenie.creature);
+  obj.weenie.player = flag(j, "player", obj.weenie.player);
+  if (auto it = j.find("run_rate"); it != j.end()) {
+    obj.weenie.has_run_rate = true;
+    obj.weenie.run_rate = float_from_json(*it, "run_rate");
+  }
+  auto bit = [&](const char* key, uint32_t& word, uint32_t b) {
+    if (j.contains(key)) word = flag(j, key, false) ? (word | b) : (word & ~b);
+  };
+  bit("gravity", obj.state, kGravityState);
+  bit("contact", obj.transient_state, kContactTransient);
+  bit("walkable", obj.transient_state, kOnWalkableTransient);
+  obj.in_cell = flag(j, "in_cell", obj.in_cell);
+}
+
+InputRecord apply_do(PhysicsObj& obj, const Json& e) {
+  if (!e.is_object()) throw Error("\"do\" entry: expected an object");
+  MovementParameters p;
+  if (auto it = e.find("speed"); it != e.end()) p.speed = float_from_json(*it, "speed");
+  if (auto it = e.find("hold_key"); it != e.end()) p.hold_key = hold_key_from(*it);
+  if (auto it = e.find("context_id"); it != e.end())
+    p.context_id = u32_from_json(*it, "context_id");
+  const bool raw = flag(e, "raw", false);
+  InputRecord r;
+  if (auto it = e.find("motion"); it != e.end()) {
+    r.kind = raw ? "do_motion" : "do_interpreted_motion";
+    r.motion = u32_from_json(*it, "motion");
+    r.result = raw ? obj.interp.DoMotion(r.motion, p) : obj.interp.DoInterpretedMotion(r.motion, p);
+  } else if (auto st = e.find("stop"); st != e.end()) {
+    r.kind = raw ? "stop_motion" : "stop_interpreted_motion";
+    r.motion = u32_from_json(*st, "stop");
+    r.result =
+        raw ? obj.interp.StopMotion(r.motion, p) : obj.interp.StopInterpretedMotion(r.motion, p);
+  } else if (flag(e, "stop_completely", false)) {
+    r.kind = "stop_completely";
+    r.result = obj.interp.StopCompletely();
+  } else if (flag(e, "hit_ground", false)) {
+    r.kind = "hit_ground";
+    obj.interp.HitGround();
+  } else if (flag(e, "leave_ground", false)) {
+    r.kind = "leave_ground";
+    obj.interp.LeaveGround();
+  } else if (flag(e, "remove_link_animations", false)) {
+    r.kind = "remove_link_animations";
+    obj.RemoveLinkAnimations();
+  } else {
+    throw Error(
+        fmt::format("\"do\" entry {}: expected \"motion\", \"stop\", \"stop_completely\", "
+                    "\"hit_ground\", \"leave_ground\" or \"remove_link_animations\"",
+                    e.dump()));
+  }
+  return r;
+}
+
+InputRecord apply_wire(PhysicsObj& obj, const std::vector<uint8_t>& bytes) {
+  const MovementMessage m = read_movement_message(bytes, obj.choices());
+  InputRecord r;
+  r.kind = "wire";
+  r.motion = m.movement_type;
+  r.wire_result = to_string(dispatch_movement(obj, m));
+  return r;
+}
+
+Json trace_json(const PhysicsObj& obj, uint64_t tick, double dt,
+                const std::vector<InputRecord>& inputs) {
+  const MotionState& st = obj.manager.state;
+  Json j{{"tick", tick},
+         {"dt", dt},
+         {"style", hex32(st.style)},
+         {"substate", hex32(st.substate)},
+         {"substate_mod", json_float(st.substate_mod)}};
+  Json mods = Json::array();
+  for (const MotionModifier& m : st.modifiers) {
+    mods.push_back(Json{{"motion", hex32(m.motion)}, {"speed_mod", json_float(m.speed_mod)}});
+  }
+  j["modifiers"] = std::move(mods);
+  Json nodes = Json::array();
+  const int first_cyclic = obj.sequence.first_cyclic_index();
+  int index = 0;
+  for (const AnimSequenceNode& n : obj.sequence.anim_list()) {
+    nodes.push_back(Json{{"anim", hex32(n.anim_id)},
+                         {"low", n.low_frame},
+                         {"high", n.high_frame},
+                         {"framerate", json_float(n.framerate)},
+                         {"cyclic", first_cyclic >= 0 && index >= first_cyclic}});
+    ++index;
+  }
+  j["nodes"] = std::move(nodes);
+  j["curr"] = obj.sequence.curr_index();
+  j["frame_number"] = obj.sequence.frame_number();
+  j["first_cyclic"] = first_cyclic;
+  j["velocity"] = to_json(obj.sequence.velocity);
+  j["omega"] = to_json(obj.sequence.omega);
+  j["pending_motions"] = obj.interp.pending_motions.size();
+  j["pending_animations"] = obj.manager.pending_animations().size();
+  j["animation_counter"] = obj.manager.animation_counter();
+  Json hooks = Json::array();
+  for (const QueuedHook& h : obj.tick_hooks) {
+    Json hj = h.hook ? to_json(*h.hook) : Json{{"type", "AnimationDone"}, {"synthetic", true}};
+    hj["anim"] = hex32(h.anim_id);
+    hj["frame"] = h.frame;
+    hj["fired_direction"] = h.direction;
+    hooks.push_back(std::move(hj));
+  }
+  j["hooks"] = std::move(hooks);
+  Json done = Json::array();
+  for (const PhysicsObj::Done& d : obj.tick_motion_done) {
+    done.push_back(Json{{"motion", hex32(d.motion)}, {"success", d.success}});
+  }
+  j["motion_done"] = std::move(done);
+  Json in = Json::array();
+  for (const InputRecord& r : inputs) {
+    Json e{{"kind", r.kind}};
+    if (r.kind == "wire") {
+      e["movement_type"] = r.motion;
+      e["result"] = r.wire_result;
+    } else {
+      if (r.motion != 0) e["motion"] = hex32(r.motion);
+      e["result"] = r.result;
+    }
+    in.push_back(std::move(e));
+  }
+  j["inputs"] = std::move(in);
+  const InterpretedMotionState& is = obj.interp.interpreted_state;
+  j["interpreted"] = Json{{"style", hex32(is.current_style)},
+                          {"forward", hex32(is.forward_command)},
+                          {"forward_speed", json_float(is.forward_speed)},
+                          {"sidestep", hex32(is.sidestep_command)},
+                          {"sidestep_speed", json_float(is.sidestep_speed)},
+                          {"turn", hex32(is.turn_command)},
+                          {"turn_speed", json_float(is.turn_speed)}};
+  j["slices"] = obj.tick_slices;
+  j["delta"] = frame_json(obj.tick_delta);
+  j["position"] = frame_json(obj.position);
+  return j;
+}
+
+std::string trace_text(const PhysicsObj& obj, uint64_t tick, double dt,
+                       const std::vector<InputRecord>& inputs) {
+  const MotionState& st = obj.manager.state;
+  std::string s = fmt::format("tick {} dt {:.4f}: {} / {} x{}", tick, dt, command_label(st.style),
+                              command_label(st.substate), st.substate_mod);
+  for (const MotionModifier& m : st.modifiers)
+    s += fmt::format(" +{} x{}", command_label(m.motion), m.speed_mod);
+  s += " | nodes";
+  const int first_cyclic = obj.sequence.first_cyclic_index();
+  int index = 0;
+  for (const AnimSequenceNode& n : obj.sequence.anim_list()) {
+    s += fmt::format(" {}{}[{}..{} @{}]{}", index == obj.sequence.curr_index() ? ">" : "",
+                     hex32(n.anim_id), n.low_frame, n.high_frame, n.framerate,
+                     index >= first_cyclic && first_cyclic >= 0 ? "*" : "");
+    ++index;
+  }
+  s += fmt::format(
+      " | frame {:.3f} | v ({:.3f}, {:.3f}, {:.3f}) w ({:.3f}, {:.3f}, {:.3f}) | pending {}/{}",
+      obj.sequence.frame_number(), obj.sequence.velocity.x, obj.sequence.velocity.y,
+      obj.sequence.velocity.z, obj.sequence.omega.x, obj.sequence.omega.y, obj.sequence.omega.z,
+      obj.interp.pending_motions.size(), obj.manager.pending_animations().size());
+  for (const InputRecord& r : inputs) {
+    s += r.kind == "wire"
+             ? fmt::format(" | wire {}", r.wire_result)
+             : fmt::format(" | {} {} -> {}", r.kind, command_label(r.motion), r.result);
+  }
+  for (const QueuedHook& h : obj.tick_hooks) {
+    s += fmt::format(" | hook {}",
+                     h.hook ? std::string(hook_type_name(h.hook->type)) : "AnimationDone*");
+  }
+  for (const PhysicsObj::Done& d : obj.tick_motion_done)
+    s += fmt::format(" | done {}", command_label(d.motion));
+  s += fmt::format(" | pos ({:.3f}, {:.3f}, {:.3f})", obj.position.origin.x, obj.position.origin.y,
+                   obj.position.origin.z);
+  return s;
+}
+
+int play_scenario(const Json& scenario, const std::filesystem::path& base, bool json,
+                  std::ostream& out) {
+  if (!scenario.is_object()) throw Error("scenario: expected an object");
+  const Choices choices =
+      scenario.contains("choices") ? choices_from_json(scenario["choices"]) : Choices{};
+  const Json& mt = member(scenario, "motion_table");
+  if (!mt.is_string()) throw Error("\"motion_table\": expected a file name");
+  auto table = std::make_shared<const CMotionTable>(load_motion_table(base / mt.get<std::string>()),
+                                                    choices);
+  AnimationStore store;
+  if (auto it = scenario.find("animations"); it != scenario.end()) {
+    if (it->is_string()) {
+      store = load_animation_dir(base / it->get<std::string>());
+    } else if (it->is_object()) {
+      for (auto a = it->begin(); a != it->end(); ++a) {
+        if (!a.value().is_string()) throw Error("\"animations\": expected file names");
+        Animation anim = load_animation(base / a.value().get<std::string>());
+        anim.id = u32_from_json(Json(a.key()), "animation id");
+        store.add(std::move(anim));
+      }
+    } else {
+      throw Error("\"animations\": expected an object {\"0x03000101\": \"file\"} or a folder");
+    }
+  }
+  PhysicsObj obj(table, &store);
+  if (auto it = scenario.find("object"); it != scenario.end()) apply_object_settings(obj, *it);
+  obj.enter_default_state();
+  const Json& ticks = member(scenario, "ticks");
+  if (!ticks.is_array()) throw Error("\"ticks\": expected an array");
+  uint64_t k = 0;
+  std::vector<InputRecord> inputs;
+  for (const Json& t : ticks) {
+    if (!t.is_object()) throw Error("a tick: expected an object");
+    const Json dt_json = t.value("dt", Json(0.0));
+    if (!dt_json.is_number()) throw Error("dt: expected a number");
+    const double dt = dt_json.get<double>();
+    const int64_t repeat = int_from_json(t.value("repeat", Json(1)), "repeat", 1, 1000000);
+    for (int64_t rep = 0; rep < repeat; ++rep, ++k) {
+      obj.begin_tick();
+      inputs.clear();
+      if (rep == 0) {
+        if (auto it = t.find("object"); it != t.end()) apply_object_settings(obj, *it);
+        for (const Json& w : t.value("wire", Json::array())) {
+          if (!w.is_string()) throw Error("\"wire\": expected hex strings");
+          try {
+            inputs.push_back(apply_wire(obj, parse_hex(w.get<std::string>())));
+          } catch (const Error& e) {
+            throw Error(fmt::format("tick {}: wire message: {}", k, e.what()));
+          }
+        }
+        for (const Json& d : t.value("do", Json::array())) inputs.push_back(apply_do(obj, d));
+      }
+      obj.update_object(dt);
+      if (json) {
+        out << trace_json(obj, k, dt, inputs).dump() << "\n";
+      } else {
+        out << trace_text(obj, k, dt, inputs) << "\n";
+      }
+    }
+  }
+  return 0;
+}
+
+}  // namespace animkit::asherons_call

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
@@ -64,6 +65,7 @@ struct Converted {
   std::string name;    // file name under files/
   std::string source;  // what it was made from
   size_t joints = 0, clips = 0;
+  bool copied = false;  // a .glb / .gltf served as it is
 };
 
 std::string unique_name(const std::string& stem, const std::vector<Converted>& done) {
@@ -101,17 +103,37 @@ std::vector<Converted> convert(Cli& cli, const std::vector<std::string>& files,
   if (files.empty()) {
     items.push_back({open_documents(cli, files, options), "(engine options)", {}});
   }
+  // A folder stands for the files in it (not below it), in name order.
+  std::vector<std::string> paths;
   for (const std::string& f : files) {
-    std::unique_ptr<Document> doc;
-    const std::string ext = fs::path(f).extension().string();
-    try {
-      doc = cli.registry.open(f, options);
-    } catch (const Error&) {
-      if (ext != ".glb" && ext != ".gltf") throw;
-      items.push_back({{}, f, f});
-      last_group = kNone;
+    std::error_code ec;
+    if (!fs::is_directory(f, ec)) {
+      paths.push_back(f);
       continue;
     }
+    std::vector<std::string> inside;
+    for (const auto& e : fs::directory_iterator(f)) {
+      if (e.is_regular_file()) inside.push_back(e.path().string());
+    }
+    std::sort(inside.begin(), inside.end());
+    paths.insert(paths.end(), inside.begin(), inside.end());
+  }
+  const bool forced = options.count("format") != 0;
+  for (const std::string& f : paths) {
+    const std::string ext = fs::path(f).extension().string();
+    // Files no format claims: a .glb / .gltf is served as it is; others are skipped with a word
+    // (so `animkit view demo-out` works). A file of a known format that does not parse is an
+    // error, as everywhere.
+    if (!forced && !cli.registry.detect(f, read_file(f))) {
+      if (ext == ".glb" || ext == ".gltf") {
+        items.push_back({{}, f, f});
+        last_group = kNone;
+      } else {
+        std::cerr << fmt::format("view: {}: not a format animkit reads, skipped\n", f);
+      }
+      continue;
+    }
+    std::unique_ptr<Document> doc = cli.registry.open(f, options);
     if (!doc->to_neutral()) {
       std::cerr << fmt::format("view: {}: holds no skeleton or animation, skipped\n", f);
       continue;
@@ -138,6 +160,7 @@ std::vector<Converted> convert(Cli& cli, const std::vector<std::string>& files,
     Converted c{unique_name(stem, done), item.source};
     if (!item.copy.empty()) {
       fs::copy_file(item.copy, out_dir / c.name);
+      c.copied = true;
     } else {
       const Animated a = merge_neutral(item.group);
       c.joints = a.skeleton.num_joints();
@@ -174,7 +197,9 @@ void add_view_verb(CLI::App& app, Cli& cli) {
   static int port = -1;
   static std::string root, clip;
   static float time = -1;
-  verb->add_option("files", files, "files to view (any format animkit reads, or .glb)");
+  verb->add_option("files", files,
+                   "files or folders to view (any format animkit reads, or .glb; other files are "
+                   "skipped)");
   verb->add_option("--port", port,
                    fmt::format("port on 127.0.0.1 (default {}, or a free one when taken; 0: any "
                                "free port)",
@@ -199,8 +224,11 @@ void add_view_verb(CLI::App& app, Cli& cli) {
     const std::vector<Converted> done = convert(cli, files, options, temp.path);
     Json index = Json::array();
     for (const Converted& c : done) {
-      index.push_back(
-          {{"name", c.name}, {"source", c.source}, {"joints", c.joints}, {"clips", c.clips}});
+      index.push_back({{"name", c.name},
+                       {"source", c.source},
+                       {"joints", c.joints},
+                       {"clips", c.clips},
+                       {"copied", c.copied}});
     }
     write_text(temp.path / "index.json", Json{{"files", index}}.dump(1) + "\n");
 
@@ -228,8 +256,9 @@ void add_view_verb(CLI::App& app, Cli& cli) {
               << std::endl;
     } else {
       for (const Converted& c : done) {
-        cli.out << fmt::format("{} <- {} ({} joints, {} clips)\n", c.name, c.source, c.joints,
-                               c.clips);
+        cli.out << (c.copied ? fmt::format("{} <- {} (served as it is)\n", c.name, c.source)
+                             : fmt::format("{} <- {} ({} joints, {} clips)\n", c.name, c.source,
+                                           c.joints, c.clips));
       }
       cli.out << "view: " << url << "\n(Ctrl-C to stop)" << std::endl;
     }

@@ -33,9 +33,13 @@ const files = [];  // {src, name, gltf, clips: [{name, duration, frameRate, loop
 const slots = [null, null];  // left and right: {file, clip, holder, root, mixer, action, joints, ...}
 const state = { time: 0, playing: false, speed: 1, loop: true, axes: true, trail: true };
 
+// A clip id is "file:clip"; "file:-1" is the file's rest pose (a skeleton without clips).
+const REST = { name: '(rest pose)', duration: 0, frameRate: 30, looping: false, events: [], clip: null };
 function clipById(id) {
   const [f, c] = id.split(':').map(Number);
-  return files[f] && files[f].clips[c] ? { file: files[f], clip: files[f].clips[c], id } : null;
+  if (!files[f]) return null;
+  if (c === -1) return { file: files[f], clip: REST, id };
+  return files[f].clips[c] ? { file: files[f], clip: files[f].clips[c], id } : null;
 }
 function findClip(name) {
   for (let f = 0; f < files.length; ++f) {
@@ -101,9 +105,9 @@ function refreshClipLists() {
     const select = $(id);
     const keep = select.value;
     select.querySelectorAll('option[data-clip]').forEach((o) => o.remove());
-    files.forEach((f, fi) => f.clips.forEach((c, ci) => {
+    files.forEach((f, fi) => [...f.clips, REST].forEach((c, ci) => {
       const o = document.createElement('option');
-      o.value = `${fi}:${ci}`;
+      o.value = `${fi}:${c === REST ? -1 : ci}`;
       o.dataset.clip = '1';
       o.textContent = files.length > 1 ? `${c.name} (${f.name})` : c.name;
       select.append(o);
@@ -125,7 +129,7 @@ function originalNodeMap(gltf) {
 function disposeSlot(i) {
   const s = slots[i];
   if (!s) return;
-  s.mixer.stopAllAction();
+  if (s.mixer) s.mixer.stopAllAction();
   scene.remove(s.holder);
   s.holder.traverse((o) => { if (o.geometry) o.geometry.dispose(); });
   slots[i] = null;
@@ -156,9 +160,9 @@ function makeSlot(i, id) {
   const holder = new THREE.Group();
   holder.add(root);
   scene.add(holder);
-  const mixer = new THREE.AnimationMixer(root);
-  const action = mixer.clipAction(clip.clip);
-  action.play();
+  const mixer = clip.clip ? new THREE.AnimationMixer(root) : null;
+  const action = mixer ? mixer.clipAction(clip.clip) : null;
+  if (action) action.play();
   const slot = { index: i, id, file, clip, holder, root, mixer, action, joints, byName: new Map() };
   for (const j of joints) slot.byName.set(j.name, j);
   slots[i] = slot;
@@ -169,8 +173,10 @@ function makeSlot(i, id) {
 
 // Evaluates the slot's clip at clip time `t` through three's AnimationMixer (what is shown).
 function pose(slot, t) {
-  slot.action.time = t;
-  slot.mixer.update(0);
+  if (slot.action) {
+    slot.action.time = t;
+    slot.mixer.update(0);
+  }
   slot.holder.updateMatrixWorld(true);
 }
 
@@ -391,8 +397,8 @@ function render() {
 function writeUrl() {
   const p = new URLSearchParams();
   for (const f of files) if (f.src) p.append('src', f.src);
-  if (slots[0]) p.set('clip', slots[0].clip.name);
-  if (slots[1]) p.set('compare', slots[1].clip.name);
+  if (slots[0] && slots[0].clip.clip) p.set('clip', slots[0].clip.name);
+  if (slots[1] && slots[1].clip.clip) p.set('compare', slots[1].clip.name);
   if (!state.playing && state.time > 0) p.set('t', String(+state.time.toFixed(6)));
   history.replaceState(null, '', `${location.pathname}?${p.toString().replace(/%2F/g, '/')}`);
 }
@@ -458,7 +464,7 @@ async function openLocal(fileList) {
   for (const f of fileList) {
     try {
       const fi = await loadBuffer(await f.arrayBuffer(), f.name);
-      if (!slots[0] && files[fi].clips.length) setClip(`${fi}:0`, 0);
+      if (!slots[0]) setClip(files[fi].clips.length ? `${fi}:0` : `${fi}:-1`, 0);
     } catch (err) {
       status(`${f.name}: ${err.message || err}`);
     }
@@ -499,11 +505,12 @@ async function start() {
   $('loop').checked = state.loop;
   if (params.has('speed')) { state.speed = parseFloat(params.get('speed')) || 1; $('speed').value = String(state.speed); }
   const first = files.findIndex((f) => f.clips.length);
-  const left = (params.get('clip') && findClip(params.get('clip'))) || (first >= 0 ? `${first}:0` : null);
+  const left = (params.get('clip') && findClip(params.get('clip'))) ||
+    (first >= 0 ? `${first}:0` : files.length ? '0:-1' : null);
   if (left) setClip(left, 0);
   if (params.get('compare')) setClip(findClip(params.get('compare')), 1);
   if (params.has('t')) { setTime(parseFloat(params.get('t'))); writeUrl(); }
-  else if (left) play();
+  else if (left && slots[0] && slots[0].clip.duration > 0) play();
   resize();
   requestAnimationFrame(tick);
 }

@@ -1,6 +1,7 @@
 #include "animkit/call_of_duty/tokenizer.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "animkit/call_of_duty/diagnostic.h"
 
@@ -33,6 +34,27 @@ int LineMap::line(size_t offset) const {
 
 int LineMap::column(size_t offset) const {
   return static_cast<int>(offset - starts_[line(offset) - 1]) + 1;
+}
+
+LineCursor::Place LineCursor::at(size_t offset) {
+  if (offset < pos_) {
+    pos_ = 0;
+    line_start_ = 0;
+    line_ = 1;
+  }
+  const size_t end = std::min(offset, text_.size());
+  while (pos_ < end) {
+    const void* nl = std::memchr(text_.data() + pos_, '\n', end - pos_);
+    if (!nl) {
+      pos_ = end;
+      break;
+    }
+    pos_ = static_cast<size_t>(static_cast<const char*>(nl) - text_.data()) + 1;
+    line_start_ = pos_;
+    ++line_;
+  }
+  pos_ = std::max(pos_, end);
+  return {line_, static_cast<int>(offset - line_start_) + 1};
 }
 
 namespace {

@@ -34,6 +34,24 @@ class LineMap {
   std::vector<size_t> starts_;  // offset of the first byte of each line
 };
 
+// The same for offsets asked in increasing order (a parse): counts newlines forward from the
+// last answer; an earlier offset starts again from the beginning.
+class LineCursor {
+ public:
+  explicit LineCursor(std::string_view text) : text_(text) {}
+  struct Place {
+    int line;
+    int column;
+  };
+  Place at(size_t offset);
+
+ private:
+  std::string_view text_;
+  size_t pos_ = 0;         // offsets before pos_ are counted
+  size_t line_start_ = 0;  // of the line holding pos_
+  int line_ = 1;
+};
+
 class Tokenizer {
  public:
   explicit Tokenizer(std::string_view text);

@@ -95,6 +95,16 @@ const char* kCss =
     ".curve{fill:none;stroke:#1f6fb2;stroke-width:1.5}.key{fill:#222}"
     ".event{stroke:#c0392b;stroke-dasharray:4 3}";
 
+// The curve's value at a time: the engine's evaluation, or (when a module gave none) the key in
+// force.
+double value_at(const Curve& c, float t) {
+  if (c.evaluate) return c.evaluate(t);
+  if (c.key_values.empty()) return NAN;
+  size_t k = 0;
+  while (k + 1 < c.key_times.size() && k + 1 < c.key_values.size() && c.key_times[k + 1] <= t) ++k;
+  return c.key_values[k];
+}
+
 struct Panel {
   const Curve* curve;
   double x, y;
@@ -118,7 +128,7 @@ void draw_panel(Svg& svg, const Panel& p, const ClipCurves& cc, double t_end) {
   std::vector<double> values;
   double lo = INFINITY, hi = -INFINITY;
   for (const double t : times) {
-    const double v = c.evaluate(static_cast<float>(t));
+    const double v = value_at(c, static_cast<float>(t));
     values.push_back(v);
     if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
   }
@@ -148,14 +158,16 @@ void draw_panel(Svg& svg, const Panel& p, const ClipCurves& cc, double t_end) {
     svg.text(X(t), y1 + 15, number(t), "", "middle");
   }
   svg.text(x1, y1 + 27, "s", "dim", "end");
-  const double frames = t_end * cc.frame_rate;
-  const double fs = std::max(1.0, nice_step(frames, 5));
-  for (double f = 0; f <= frames * (1 + 1e-9); f += fs) {
-    const double t = f / cc.frame_rate;
-    svg.line(X(t), y0 - 3, X(t), y0, "frame");
-    svg.text(X(t), y0 - 5, number(f), "dim", "middle");
+  if (cc.frame_rate > 0 && std::isfinite(cc.frame_rate)) {
+    const double frames = t_end * cc.frame_rate;
+    const double fs = std::max(1.0, nice_step(frames, 5));
+    for (double f = 0; f <= frames * (1 + 1e-9); f += fs) {
+      const double t = f / cc.frame_rate;
+      svg.line(X(t), y0 - 3, X(t), y0, "frame");
+      svg.text(X(t), y0 - 5, number(f), "dim", "middle");
+    }
+    svg.text(x1, p.y + 12, fmt::format("frames @ {} fps", number(cc.frame_rate)), "dim", "end");
   }
-  svg.text(x1, p.y + 12, fmt::format("frames @ {} fps", number(cc.frame_rate)), "dim", "end");
   for (const Event& e : cc.events) {
     if (e.time < 0 || e.time > t_end) continue;
     svg.begin_group(fmt::format("event '{}' at {} s {}", e.name, number(e.time), e.payload));
@@ -184,7 +196,7 @@ bool constant(const Curve& c, float t_end) {
     if (std::abs(v - v0) > 1e-6f) return false;
   }
   for (int i = 0; i <= 64; ++i) {
-    if (std::abs(c.evaluate(t_end * i / 64) - v0) > 1e-6f) return false;
+    if (!(std::abs(value_at(c, t_end * i / 64) - v0) <= 1e-6)) return false;
   }
   return true;
 }
@@ -195,7 +207,7 @@ std::string plot_svg(const ClipCurves& cc, const std::vector<std::string>& joint
   for (const Curve& c : cc.curves) {
     if (!c.key_times.empty()) t_end = std::max(t_end, c.key_times.back());
   }
-  if (!(t_end > 0)) t_end = 1;
+  if (!(t_end > 0) || !std::isfinite(t_end)) t_end = 1;
   // Joints in the order their curves come, filtered by --joint.
   std::vector<std::string> order;
   for (const Curve& c : cc.curves) {

@@ -1,6 +1,8 @@
 #include "animkit/shadow_of_war/module.h"
 
 #include "animkit/shadow_of_war/anix_document.h"
+#include "animkit/shadow_of_war/demo.h"
+#include "animkit/shadow_of_war/scenario.h"
 
 namespace animkit::shadow_of_war {
 
@@ -18,6 +20,8 @@ void register_module(Registry& registry) {
     return std::unique_ptr<Document>(new AnixDocument(parse_anix(bytes), bytes.size()));
   };
   engine.formats.push_back(std::move(anix));
+  engine.play = play;
+  engine.demo = demo;
   registry.add(std::move(engine));
 }
 

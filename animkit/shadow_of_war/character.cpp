@@ -1,0 +1,151 @@
+#include "animkit/shadow_of_war/character.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "animkit/core/error.h"
+
+namespace animkit::shadow_of_war {
+
+void ModelAnimation::bind(const Skeleton& sk, const Clip* base_clip) {
+  skeleton = &sk;
+  trackers.clear();
+  cursors.clear();
+  Tracker base;
+  base.clip = base_clip;
+  base.weight = 1;
+  add_tracker(base);
+  output = sk.rest;
+  job.skeleton = &sk;
+  job.prepare(8);
+}
+
+size_t ModelAnimation::add_tracker(const Tracker& t) {
+  trackers.push_back(t);
+  cursors.emplace_back();
+  if (blend_entries.capacity() < trackers.size()) blend_entries.reserve(trackers.size() + 4);
+  job.prepare(trackers.size());
+  return trackers.size() - 1;
+}
+
+void ModelAnimation::remove_tracker(size_t i) {
+  if (i == 0 || i >= trackers.size()) return;
+  trackers.erase(trackers.begin() + i);
+  cursors.erase(cursors.begin() + i);
+}
+
+void ModelAnimation::advance(float dt) {
+  for (Tracker& t : trackers) shadow_of_war::advance(t, dt);
+}
+
+void ModelAnimation::submit() {
+  blend_entries.resize(trackers.size());
+  for (size_t i = 0; i < trackers.size(); ++i) {
+    const Tracker& t = trackers[i];
+    blend_entries[i] = {t.weight, t.weight_set, t.time, t.clip, &cursors[i]};
+  }
+  job_submitted = true;
+  needs_evaluation = true;
+}
+
+void ModelAnimation::evaluate(const OperationTable& table) {
+  job.entries = blend_entries;
+  job.output = output;
+  job.run(table);
+  needs_evaluation = false;
+  job_submitted = false;
+}
+
+Character::Character(std::string name, std::shared_ptr<BlendGraph> graph, const ClipTable* table,
+                     const Skeleton& skeleton, const DeathSettings& global,
+                     const std::map<std::string, std::vector<float>>* weight_sets)
+    : name_(std::move(name)),
+      graph_(std::move(graph)),
+      table_(table),
+      death_(global),
+      weight_sets_(weight_sets) {
+  model_.bind(skeleton);
+  values_.assign(graph_->value_names.size(), 0.f);
+  state_ = &graph_->states[graph_->start];
+  const size_t t = state_tracker(graph_->start);
+  model_.trackers[t].weight = 1;
+}
+
+void Character::set_value(std::string_view n, float v) { values_[graph_->value_index(n)] = v; }
+float Character::value(std::string_view n) const { return values_[graph_->value_index(n)]; }
+
+size_t Character::state_tracker(int32_t s) {
+  const BlendState& st = graph_->states[s];
+  Tracker t;
+  t.clip = table_ && !st.clip.empty() ? table_->find(st.clip) : nullptr;
+  if (!st.clip.empty() && !t.clip) {
+    throw Error(
+        fmt::format("character '{}': state '{}' plays clip '{}', which its family's clip "
+                    "table does not hold",
+                    name_, st.name, st.clip));
+  }
+  t.rate = st.Rate;
+  t.flags = kTrackerAdvance | (st.Looping ? kTrackerLoop : 0u);
+  t.time = t.clip ? st.StartPct * t.clip->duration : 0.f;
+  t.weight = 0;
+  if (!st.weight_set.empty() && weight_sets_) {
+    auto it = weight_sets_->find(st.weight_set);
+    if (it != weight_sets_->end()) t.weight_set = it->second;
+  }
+  return model_.add_tracker(t);
+}
+
+void Character::enter_state(int32_t s, float blend_time) {
+  const int32_t from = state_index();
+  state_ = &graph_->states[s];
+  state_time_ = 0;
+  const size_t t = state_tracker(s);
+  if (blend_time > 0.f) {
+    transition_ = Transition{from, s, 0.f, blend_time};
+  } else {
+    model_.trackers[t].weight = 1;
+    while (model_.trackers.size() > 2) model_.remove_tracker(1);
+    transition_.reset();
+  }
+}
+
+void Character::update(float dt) {
+  ModelAnimation& m = model_;
+  // The implicit values the predicates can read.
+  values_[kValueStateTime] = state_time_;
+  const Tracker& cur = m.trackers.back();
+  values_[kValueStatePct] =
+      cur.clip && cur.clip->duration > 0.f ? state_time_ * state_->Rate / cur.clip->duration : 0.f;
+  // The first passing link changes the state.
+  const int32_t link = graph_->first_passing_link(state_index(), values_);
+  if (link >= 0) {
+    const StateTransition& tr = graph_->transitions[link];
+    const float blend =
+        tr.BlendTime >= 0.f ? tr.BlendTime : graph_->states[tr.target].DefaultBlendTime;
+    enter_state(tr.target, blend);
+  }
+  // The transition drives the tracker weights.
+  if (transition_) {
+    transition_->elapsed += dt;
+    const float w = std::min(1.f, transition_->elapsed / transition_->blend_time);
+    m.trackers.back().weight = w;
+    if (w >= 1.f) {
+      while (m.trackers.size() > 2) m.remove_tracker(1);
+      transition_.reset();
+    }
+  }
+  // The record's Rate is read every frame, so a record change reaches every character.
+  m.trackers.back().rate = state_->Rate;
+  m.advance(dt);
+  state_time_ += dt;
+  m.submit();
+}
+
+void Crowd::frame(float dt) {
+  for (auto& c : characters_) c->update(dt);
+  const OperationTable& table = *operations;
+  pool_.run(characters_.size(), [&](size_t i) { characters_[i]->model().evaluate(table); });
+}
+
+}  // namespace animkit::shadow_of_war

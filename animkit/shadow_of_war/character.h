@@ -1,0 +1,112 @@
+// A character's animation (spec: "Clip trackers", "Per frame", "The behaviour state of a
+// character"): the model animation instance M (trackers, blend entries, the pose job), the
+// behaviour state pointing into a shared graph, and the crowd that runs the frame: per character
+// on the main thread behaviour -> advance -> submit, then the pose jobs on the worker threads.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "animkit/core/skeleton.h"
+#include "animkit/shadow_of_war/behavior.h"
+#include "animkit/shadow_of_war/clip_table.h"
+#include "animkit/shadow_of_war/pose_job.h"
+#include "animkit/shadow_of_war/ragdoll.h"
+#include "animkit/shadow_of_war/tracker.h"
+#include "animkit/shadow_of_war/worker_pool.h"
+
+namespace animkit::shadow_of_war {
+
+// M = [[char+0x110]+0x1C0]: trackers (M+0x08), the pose-job descriptor (M+0xC8) and its blend
+// entries (M+0xD8), job submitted (M+0x128) and needs evaluation (M+0x12A).
+struct ModelAnimation {
+  const Skeleton* skeleton = nullptr;
+  std::vector<Tracker> trackers;        // tracker 0: the clip base
+  std::vector<SamplingCursor> cursors;  // one per tracker
+  std::vector<BlendEntry> blend_entries;
+  PoseJob job;
+  std::vector<Transform> output;  // the evaluated local pose
+  bool job_submitted = false;
+  bool needs_evaluation = false;
+
+  void bind(const Skeleton& skeleton, const Clip* base_clip = nullptr);
+  size_t add_tracker(const Tracker& tracker);
+  void remove_tracker(size_t index);  // never tracker 0
+  // Step 1 (0x1760F0): advance every tracker by dt.
+  void advance(float dt);
+  // Step 2 (0x175F04): copy weight, weight set, time and clip of each tracker into the entries.
+  void submit();
+  // The pose job (0x1B0EE4) on whichever thread takes it.
+  void evaluate(const OperationTable& table = default_operation_table());
+};
+
+// A cross-fade in progress: the incoming state's tracker weight goes 0 -> 1 over the blend time;
+// at the end the trackers of the states left are removed (README, Choices).
+struct Transition {
+  int32_t from = -1, to = -1;
+  float elapsed = 0;
+  float blend_time = 0;
+};
+
+class Character {
+ public:
+  Character(std::string name, std::shared_ptr<BlendGraph> graph, const ClipTable* table,
+            const Skeleton& skeleton, const DeathSettings& global,
+            const std::map<std::string, std::vector<float>>* weight_sets = nullptr);
+
+  const std::string& name() const { return name_; }
+  const BlendGraph& graph() const { return *graph_; }
+  // The current state: a record of the shared graph (char+0x11A8).
+  const BlendState* state() const { return state_; }
+  int32_t state_index() const { return static_cast<int32_t>(state_ - graph_->states.data()); }
+  const ModelAnimation& model() const { return model_; }
+  ModelAnimation& model() { return model_; }
+  const std::optional<Transition>& transition() const { return transition_; }
+  float state_time() const { return state_time_; }
+  // Copied from Character/Models/Global at creation (0xFCFB4): later edits reach only
+  // characters created afterwards.
+  const DeathSettings& death_settings() const { return death_; }
+
+  void set_value(std::string_view name, float v);
+  float value(std::string_view name) const;
+
+  // Main-thread part of a frame: the first passing link changes the state, the transition
+  // drives the tracker weights, the trackers advance and the entries are copied.
+  void update(float dt);
+  // Enters a state (the target of a link, or a state forced by code) with a cross-fade.
+  void enter_state(int32_t state, float blend_time);
+
+ private:
+  size_t state_tracker(int32_t state);
+  std::string name_;
+  std::shared_ptr<BlendGraph> graph_;
+  const ClipTable* table_;
+  const BlendState* state_ = nullptr;
+  ModelAnimation model_;
+  std::vector<float> values_;
+  float state_time_ = 0;
+  std::optional<Transition> transition_;
+  DeathSettings death_;
+  const std::map<std::string, std::vector<float>>* weight_sets_ = nullptr;
+};
+
+// Runs frames over characters: behaviour and submission on the calling (main) thread in
+// character order, then every pose job on the worker pool. Results do not depend on the number
+// of workers: each job reads its own entries and writes its own pose.
+class Crowd {
+ public:
+  explicit Crowd(int workers = kDefaultWorkers) : pool_(workers) {}
+  std::vector<std::unique_ptr<Character>>& characters() { return characters_; }
+  const std::vector<std::unique_ptr<Character>>& characters() const { return characters_; }
+  const OperationTable* operations = &default_operation_table();
+  void frame(float dt);
+  int workers() const { return pool_.workers(); }
+
+ private:
+  AnimJobThreadSystem pool_;
+  std::vector<std::unique_ptr<Character>> characters_;
+};
+
+}  // namespace animkit::shadow_of_war

@@ -1,0 +1,172 @@
+#include "animkit/shadow_of_war/pose_job.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "animkit/core/blending_job.h"
+#include "animkit/core/error.h"
+
+namespace animkit::shadow_of_war {
+
+const char* operation_name(uint8_t code) {
+  switch (code) {
+    case kOpSample:
+      return "SAMPLE";
+    case kOpBlend:
+      return "BLEND";
+    case kOpReferencePose:
+      return "REFERENCE_POSE";
+    case kOpOutput:
+      return "OUTPUT";
+  }
+  return "?";
+}
+
+void OperationTable::register_operation(uint8_t code, OperationFn fn) {
+  if (code >= kOperationSlots) throw Error(fmt::format("operation {} past the table of 16", code));
+  slots_[code] = fn;
+}
+
+void OperationTable::dispatch(PoseJob& job, const Operation& op) const {
+  if (!registered(op.code)) throw Error("Animation Operation not registered");
+  slots_[op.code](job, op);
+}
+
+namespace {
+
+const Skeleton& skeleton_of(const PoseJob& job) { return *job.skeleton; }
+
+// Samples entry `e`'s clip (or the reference pose when it has none) into `out`.
+void sample_entry(PoseJob& job, const BlendEntry& e, std::vector<Transform>& out) {
+  const std::vector<Transform>& rest = skeleton_of(job).rest;
+  if (!e.clip) {
+    std::copy(rest.begin(), rest.end(), out.begin());
+    return;
+  }
+  const size_t n = e.clip->joints.size();
+  if (n < out.size()) std::copy(rest.begin() + n, rest.end(), out.begin() + n);
+  SamplingJob s;
+  s.clip = e.clip;
+  s.time = e.time;
+  s.cursor = e.cursor;
+  s.rest = rest;
+  s.output = out;
+  if (!s.run()) {
+    throw Error(fmt::format("clip '{}' ({} joints) cannot be sampled on a skeleton of {} joints",
+                            e.clip->name, n, out.size()));
+  }
+}
+
+// pose = pose * (1 - a) + sample * a per joint, a = weight * weight_set[j] clamped to [0, 1].
+void blend_into_pose(PoseJob& job, float weight, std::span<const float> weight_set) {
+  const size_t n = job.pose.size();
+  for (size_t j = 0; j < n; ++j) {
+    float a = weight_set.empty() ? weight : weight * (j < weight_set.size() ? weight_set[j] : 0.f);
+    a = std::clamp(a, 0.f, 1.f);
+    job.take_weights[j] = a;
+    job.keep_weights[j] = 1.f - a;
+  }
+  const BlendingLayer layers[] = {{job.pose, 1.f, job.keep_weights},
+                                  {job.sample, 1.f, job.take_weights}};
+  BlendingJob b;
+  b.layers = layers;
+  b.rest = skeleton_of(job).rest;
+  b.threshold = 1e-6f;
+  b.output = job.blended;
+  b.run();
+  job.pose.swap(job.blended);
+}
+
+// op 0 SAMPLE (0x264E8C -> 0x260740 -> 0x261360): the first contributing entry.
+void op_sample(PoseJob& job, const Operation& op) {
+  const BlendEntry& e = job.entries[op.entry];
+  if (e.weight >= 1.f && e.weight_set.empty()) {
+    sample_entry(job, e, job.pose);
+    return;
+  }
+  // A first layer below full weight settles over the reference pose.
+  const std::vector<Transform>& rest = skeleton_of(job).rest;
+  std::copy(rest.begin(), rest.end(), job.pose.begin());
+  sample_entry(job, e, job.sample);
+  blend_into_pose(job, e.weight, e.weight_set);
+}
+
+// op 1 BLEND (0x182980): a later entry by its weight and weight set.
+void op_blend(PoseJob& job, const Operation& op) {
+  const BlendEntry& e = job.entries[op.entry];
+  sample_entry(job, e, job.sample);
+  blend_into_pose(job, e.weight, e.weight_set);
+}
+
+// op 2 REFERENCE POSE (0x11B517C).
+void op_reference_pose(PoseJob& job, const Operation&) {
+  const std::vector<Transform>& rest = skeleton_of(job).rest;
+  std::copy(rest.begin(), rest.end(), job.pose.begin());
+}
+
+// op 3 OUTPUT (0x1B12A4).
+void op_output(PoseJob& job, const Operation&) {
+  std::copy(job.pose.begin(), job.pose.end(), job.output.begin());
+}
+
+}  // namespace
+
+const OperationTable& default_operation_table() {
+  static const OperationTable table = [] {
+    OperationTable t;
+    t.register_operation(kOpSample, op_sample);
+    t.register_operation(kOpBlend, op_blend);
+    t.register_operation(kOpReferencePose, op_reference_pose);
+    t.register_operation(kOpOutput, op_output);
+    return t;
+  }();
+  return table;
+}
+
+void PoseJob::prepare(size_t max_entries) {
+  const size_t n = skeleton ? skeleton->num_joints() : 0;
+  pose.resize(n);
+  sample.resize(n);
+  blended.resize(n);
+  keep_weights.resize(n);
+  take_weights.resize(n);
+  if (operations.capacity() < max_entries + 2) operations.reserve(max_entries + 2);
+}
+
+// Spec, pose job: the first non-zero weight -> SAMPLE; each later one -> BLEND; no clip ->
+// REFERENCE POSE; end -> OUTPUT. README, Choices: a first contributing entry without a clip is a
+// REFERENCE POSE in the SAMPLE's place; a later one BLENDs the reference pose; no contributing
+// entry at all gives one REFERENCE POSE.
+void PoseJob::plan() {
+  operations.clear();
+  bool first = true;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const BlendEntry& e = entries[i];
+    if (e.weight == 0.f) continue;
+    const int16_t idx = static_cast<int16_t>(i);
+    if (first) {
+      operations.push_back({e.clip ? kOpSample : kOpReferencePose, idx, e.weight});
+      first = false;
+    } else {
+      operations.push_back({kOpBlend, idx, e.weight});
+    }
+  }
+  if (first) operations.push_back({kOpReferencePose, -1, 0.f});
+  operations.push_back({kOpOutput, -1, 0.f});
+}
+
+bool PoseJob::validate() const {
+  if (!skeleton) return false;
+  const size_t n = skeleton->num_joints();
+  return output.size() >= n && pose.size() == n && sample.size() == n && blended.size() == n &&
+         skeleton->rest.size() == n;
+}
+
+void PoseJob::run(const OperationTable& table) {
+  if (!validate()) throw Error("pose job: not prepared for its skeleton");
+  plan();
+  for (const Operation& op : operations) table.dispatch(*this, op);
+}
+
+}  // namespace animkit::shadow_of_war

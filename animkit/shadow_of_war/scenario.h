@@ -1,0 +1,59 @@
+// `animkit play` for "engine": "shadow_of_war": a scene (skeleton, loaded files, skeleton
+// families' clip tables, one behaviour graph, characters) built from JSON and run frame by
+// frame; each trace line gives per character the state, the trackers (clip, time, weight) and
+// the pose job's operations in order. The demo and the benchmark build scenes the same way.
+//
+//   {"engine": "shadow_of_war", "joints": 34, "frames": 60, "dt": 0.016666668,
+//    "files": [{"path": "orc/loco.anix", "clips": [{"name": "Idle", "duration": 2}]},
+//              {"path": "orc/deaths.anix", "anix": "deaths.anix"}],
+//    "families": [{"name": "orc", "members": ["orc/loco.anix"]}],
+//    "weight_sets": {"upper": {"joint": "joint9"}},
+//    "graph": {...},   (behavior.h)
+//    "characters": [{"name": "orc_0", "family": "orc", "values": {"speed": 0}}],
+//    "script": [{"frame": 10, "character": "orc_0", "values": {"speed": 3}},
+//               {"frame": 20, "record": "Run", "fields": {"Rate": 1.5}},
+//               {"frame": 30, "unload": "orc/loco.anix"}, {"frame": 31, "load": "orc/loco.anix"}]}
+#pragma once
+
+#include <filesystem>
+#include <iosfwd>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "animkit/core/registry.h"
+#include "animkit/shadow_of_war/character.h"
+
+namespace animkit::shadow_of_war {
+
+// A deterministic synthetic clip on `skeleton` (per-joint rotation waves, root translation).
+Clip synthetic_clip(const std::string& name, const Skeleton& skeleton, float duration, bool looping,
+                    float amplitude, float frequency);
+// The chain-and-branch skeleton of `joints` joints (core's synthetic workload skeleton).
+Skeleton synthetic_skeleton(int joints);
+
+struct Scene {
+  Skeleton skeleton;
+  std::vector<std::shared_ptr<AnimObject>> files;  // every file the scene knows (kept alive)
+  std::vector<std::unique_ptr<ClipTable>> tables;
+  std::map<std::string, std::vector<float>> weight_sets;
+  std::shared_ptr<BlendGraph> graph;
+  std::unique_ptr<Crowd> crowd;
+  DeathSettings global;  // Character/Models/Global
+
+  ClipTable* table(const std::string& family);
+  std::vector<ClipTable*> table_list();
+  const std::shared_ptr<AnimObject>& file(const std::string& path);
+};
+
+// Builds the scene; `workers` < 0: the engine's default (3).
+Scene scene_from_json(const Json& scenario, const std::filesystem::path& base, int workers);
+// One trace record of the current frame.
+Json frame_json(const Scene& scene, int frame, float time);
+std::string frame_text(const Scene& scene, int frame, float time);
+
+int play(const Json& scenario, const std::filesystem::path& base, const PlayOptions& options,
+         std::ostream& out);
+
+}  // namespace animkit::shadow_of_war

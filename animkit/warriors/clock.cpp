@@ -60,6 +60,21 @@ float clock_overshoot(float ts, float duration) {
   return r;
 }
 
+ClockStep clock_try_step(float t, float s, float duration, uint32_t frame_count) {
+  TowardZero rz;
+  volatile float ts = t + s;
+  volatile float a = ts * 30.0f;
+  volatile float b = a + 0.5f;
+  ClockStep out{ts, to_uint(b), false, 0.0f};
+  if (out.frame >= frame_count) {
+    out.reached_end = true;
+    volatile float end = duration - kSixtieth;
+    volatile float over = ts - end;
+    out.overshoot = over;
+  }
+  return out;
+}
+
 float clock_rescale(float time, float duration, float other_duration) {
   if (!(duration > 0.0f)) return 0.0f;
   TowardZero rz;

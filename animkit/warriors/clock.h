@@ -21,6 +21,16 @@ uint32_t clock_frame(float time);
 float clock_add(float t, float s);
 // (t + s) - (D - 1/60), given ts = t + s.
 float clock_overshoot(float ts, float duration);
+// The whole of AnimCursor_Advance's arithmetic under one mode switch: ts = t + s, the frame
+// uint(ts x 30 + 0.5), and when that frame reaches `frame_count` the overshoot
+// ts - (D - 1/60) (else 0).
+struct ClockStep {
+  float time;
+  uint32_t frame;
+  bool reached_end;
+  float overshoot;
+};
+ClockStep clock_try_step(float t, float s, float duration, uint32_t frame_count);
 // time / duration x other_duration (the gait's shared normalised time).
 float clock_rescale(float time, float duration, float other_duration);
 

@@ -127,15 +127,14 @@ void AnimCursor::step(uint32_t frame) {
 // return (t + s) - (D - 1/60). The clock rounds toward zero (clock.cpp).
 float AnimCursor::advance(float s, EventSink* sink) {
   if (!clip_) return 0;
-  const float ts = clock_add(time_, s);
-  const uint32_t frame = clock_frame(ts);
-  if (frame < clip_->frame_count) {
-    step(frame);
-    time_ = ts;
-    fire_events(static_cast<uint32_t>(fired_ + 1), frame, sink);
+  const ClockStep c = clock_try_step(time_, s, clip_->duration, clip_->frame_count);
+  if (!c.reached_end) {
+    step(c.frame);
+    time_ = c.time;
+    fire_events(static_cast<uint32_t>(fired_ + 1), c.frame, sink);
     return 0;
   }
-  return clock_overshoot(ts, clip_->duration);
+  return c.overshoot;
 }
 
 void AnimCursor::fire_events(uint32_t from, uint32_t to, EventSink* sink) {
@@ -196,12 +195,12 @@ int clip_length_updates(float duration, float rate, float dt) {
   const uint32_t end = clock_frame_count(duration);
   float t = 0;
   for (int k = 1; k < 1000000; ++k) {
-    const float ts = clock_add(t, s);
-    if (clock_frame(ts) < end) {
-      t = ts;
+    const ClockStep c = clock_try_step(t, s, duration, end);
+    if (!c.reached_end) {
+      t = c.time;
       continue;
     }
-    if (clock_overshoot(ts, duration) != 0.0f) return k;
+    if (c.overshoot != 0.0f) return k;
     // An overshoot of exactly 0.0 reads as "not ended" and nothing moves: never ends.
     return -1;
   }

@@ -1,0 +1,111 @@
+// Per-update cost of one character's task stack (warriors.txt, "The task stack"): a gait blend
+// easing between walk, jog and run under a fade from an idle loop; and the parts of it.
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+
+#include "animkit/warriors/clock.h"
+#include "animkit/warriors/demo.h"
+#include "animkit/warriors/instance.h"
+
+namespace animkit::warriors {
+namespace {
+
+struct Clips {
+  PlayClip walk = make_play_clip(synthetic_gait_clip("walk", 36, 0.35f, 1.5f), 4);
+  PlayClip jog = make_play_clip(synthetic_gait_clip("jog", 24, 0.6f, 3.5f), 5);
+  PlayClip run = make_play_clip(synthetic_gait_clip("run", 20, 0.85f, 6.0f), 6);
+  PlayClip idle = make_play_clip(synthetic_idle_clip(), 388);
+};
+
+const Clips& clips() {
+  static const Clips c;
+  return c;
+}
+
+// One update: the tasks advanced, the deferred list flushed, the stack sampled, the bone
+// transforms built and the root motion applied (no allocation per update).
+void step(CharacterInstance& inst) {
+  inst.begin_update();
+  inst.advance(kDt);
+  inst.flush_deferred();
+  inst.sample();
+  inst.apply_root_motion(kDt);
+}
+
+std::unique_ptr<CharacterInstance> gait_under_fade() {
+  const Clips& c = clips();
+  auto inst = std::make_unique<CharacterInstance>();
+  inst->insert_bottom(std::make_unique<ClipTask>(1, inst.get(), &c.idle, 0.75f));
+  auto gait = std::make_unique<GaitTask>(
+      inst.get(), std::array<const PlayClip*, 5>{&c.walk, &c.jog, &c.run, &c.run, &c.run}, 0.0f,
+      1.0f);
+  gait->set_flags(kLocomotionFlags | kTaskContinuous);
+  // A fade that never completes keeps the stack at [gait, idle, fade] for the whole run.
+  inst->change(std::move(gait), 1e9f);
+  return inst;
+}
+
+void BM_GaitBlendAndFade(benchmark::State& state) {
+  auto inst = gait_under_fade();
+  auto* gait = static_cast<GaitTask*>(inst->find_top(12));
+  int k = 0;
+  for (auto _ : state) {
+    // The target sweeps 0 -> 3 -> 0 so the pair and the leader change.
+    if (k % 60 == 0) gait->set_blend_target((k / 60) % 2 == 0 ? 3.0f : 0.0f);
+    step(*inst);
+    benchmark::DoNotOptimize(inst->pose());
+    ++k;
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["ns_per_update"] =
+      benchmark::Counter(static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_GaitBlendAndFade);
+
+void BM_GaitBlendOnly(benchmark::State& state) {
+  const Clips& c = clips();
+  CharacterInstance inst;
+  auto gait = std::make_unique<GaitTask>(
+      &inst, std::array<const PlayClip*, 5>{&c.walk, &c.jog, &c.run, &c.run, &c.run}, 1.5f, 1.0f);
+  gait->set_flags(kLocomotionFlags | kTaskContinuous);
+  inst.insert_bottom(std::move(gait));
+  for (auto _ : state) {
+    step(inst);
+    benchmark::DoNotOptimize(inst.pose());
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_GaitBlendOnly);
+
+void BM_CursorAdvanceAndSample(benchmark::State& state) {
+  const Clips& c = clips();
+  const WarPose defaults = default_pose();
+  AnimCursor cursor;
+  cursor.init(&c.run);
+  WarPose pose;
+  const float s = clock_step_size(kDt, 1.0f);
+  for (auto _ : state) {
+    if (cursor.advance(s, nullptr) != 0.0f) cursor.restart();
+    cursor.sample(1.0f, {&defaults, 0}, pose);
+    benchmark::DoNotOptimize(pose);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_CursorAdvanceAndSample);
+
+void BM_ClockStep(benchmark::State& state) {
+  float t = 0;
+  for (auto _ : state) {
+    t = clock_add(t, 0.025f);
+    benchmark::DoNotOptimize(clock_frame(t));
+    if (t > 100) t = 0;
+  }
+}
+BENCHMARK(BM_ClockStep);
+
+}  // namespace
+}  // namespace animkit::warriors
+
+BENCHMARK_MAIN();

@@ -280,7 +280,8 @@ void add_plot_verb(CLI::App& app, Cli& cli) {
   static std::vector<std::string> joints;
   verb->add_option("files", files, "files to read (one skeleton, any number of clips)");
   verb->add_option("--clip", clip_name, "the clip (default: the first)");
-  verb->add_option("--joint", joints, "a joint to plot (repeatable; default: every animated one)");
+  verb->add_option("--joint", joints, "a joint to plot (repeatable; default: every animated one)")
+      ->allow_extra_args(false);
   verb->add_option("-o,--output", out_path, "OUT.svg")->required();
   verb->add_flag("--json", cli.json, "report as JSON");
   add_engine_options(*verb, cli, options);

@@ -19,7 +19,8 @@ void add_pose_verb(CLI::App& app, Cli& cli) {
   static bool rest = false;
   verb->add_option("files", files, "files to read (one skeleton, any number of clips)");
   verb->add_option("--clip", clip_name, "the clip (default: the first)");
-  verb->add_option("-t,--time", times, "a time in seconds (repeatable; default 0)");
+  verb->add_option("-t,--time", times, "a time in seconds (repeatable; default 0)")
+      ->allow_extra_args(false);
   verb->add_flag("--rest", rest, "the skeleton's rest pose instead of a clip");
   verb->add_flag("--json", cli.json, "machine-readable output");
   add_engine_options(*verb, cli, options);

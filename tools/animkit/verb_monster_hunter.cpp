@@ -1,8 +1,166 @@
-// The `animkit <engine> ...` verbs of the monster_hunter module.
+// The `animkit mh ...` verbs of the monster_hunter module: `mh sample` (a pose of an MHFU entry or
+// an MHP3rd clip at a frame) and `mh fix` (the engine rules' documented fixes).
+#include <fmt/format.h>
+
+#include "animkit/monster_hunter/document.h"
+#include "animkit/monster_hunter/entries.h"
+#include "animkit/monster_hunter/rules.h"
 #include "cli.h"
 
 namespace animkit::cli {
 
-void add_monster_hunter_verbs(CLI::App& /*app*/, Cli& /*cli*/) {}
+namespace mh = animkit::monster_hunter;
+
+namespace {
+
+Json vec_json(Vec3 v) { return Json::array({json_float(v.x), json_float(v.y), json_float(v.z)}); }
+Json quat_json(Quat q) {
+  return Json::array({json_float(q.x), json_float(q.y), json_float(q.z), json_float(q.w)});
+}
+
+void add_sample(CLI::App& group, Cli& cli) {
+  auto* verb = group.add_subcommand("sample", "the pose of an MHFU entry or an MHP3rd clip at a frame");
+  static std::string skeleton_path, pack_path, game, parts_text;
+  static std::optional<int> entry, clip, em;
+  static float frame = 0;
+  verb->add_option("--skeleton", skeleton_path, "skeleton file")->required();
+  verb->add_option("--pack", pack_path, "animation pack file")->required();
+  verb->add_option("--game", game, "mhfu or mhp3rd (default: the pack's encoding)");
+  verb->add_option("--entry", entry, "MHFU: the entry (ids past the entry count wrap)");
+  verb->add_option("--clip", clip, "MHP3rd: the clip id, stream * 100 + slot");
+  verb->add_option("--frame", frame, "the clip frame (fractional allowed; 30 per second)");
+  verb->add_option("--parts", parts_text, "MHFU: the parts the entry drives (e.g. 1 or 0,2; default all)");
+  verb->add_option("--em", em, "the species number (entry count, MHP3rd records)");
+  verb->add_flag("--json", cli.json, "one JSON document");
+  verb->callback([&cli] {
+    mh::DocumentOptions o;
+    if (!game.empty()) o.game = mh::parse_game(game);
+    o.em = em;
+    const mh::Skeleton skeleton = mh::load_skeleton(skeleton_path);
+    const mh::AnimPack pack = mh::load_pack(pack_path, o.game);
+    const size_t n = skeleton.bones.size();
+    std::vector<mh::JointPose> local(n);
+    std::vector<Mat4> world(n);
+    Json head = {{"game", mh::to_string(pack.game)}};
+    if (pack.game == mh::Game::kMhfu) {
+      if (!entry) throw Error("MHFU: name the entry with --entry E");
+      mh::EntryPlayer player(pack, skeleton, em ? mh::known_entries(*em) : std::nullopt);
+      std::vector<int> parts;
+      for (size_t at = 0; at < parts_text.size();) {
+        size_t comma = parts_text.find(',', at);
+        if (comma == std::string::npos) comma = parts_text.size();
+        try {
+          parts.push_back(std::stoi(parts_text.substr(at, comma - at)));
+        } catch (const std::exception&) {
+          throw Error("--parts: part numbers separated by commas");
+        }
+        at = comma + 1;
+      }
+      player.play(*entry, parts);
+      player.seek(frame);
+      player.pose(local, world);
+      head["entry"] = *entry;
+      head["plays"] = mh::wrap_entry(*entry, player.capacity());
+      head["entries"] = player.capacity();
+      Json jparts = Json::array();
+      for (const auto& [id, joints] : mh::part_joints(skeleton)) {
+        const auto cur = player.current(id);
+        if (!cur && static_cast<int64_t>(joints.front()) >= skeleton.animated()) continue;
+        jparts.push_back({{"part", id}, {"joints", joints.size()},
+                          {"stream", cur ? Json(cur->stream) : Json(nullptr)},
+                          {"slot", cur ? Json(cur->slot) : Json(nullptr)}});
+      }
+      head["parts"] = jparts;
+    } else {
+      if (!clip) throw Error("MHP3rd: name the clip with --clip ID (stream * 100 + slot)");
+      const mh::Playable p = mh::mhp3rd_clip(skeleton, pack, *clip, o);
+      const mh::Rig rig = mh::make_rig(skeleton);
+      mh::PoseJob{&rig, &p.motion, mh::clip_frame(p.motion, frame), nullptr, local, world}.run();
+      head["clip"] = *clip;
+      head["frames"] = p.motion.end;
+    }
+    head["frame"] = json_float(frame);
+    Json joints = Json::array();
+    std::string text;
+    for (size_t j = 0; j < n; ++j) {
+      const Quat q = mh::euler_quat(local[j].euler);
+      const Quat r = rotation_of(world[j]);
+      const Vec3 pos = world[j].translation();
+      joints.push_back({{"joint", j}, {"parent", skeleton.bones[j].parent},
+                        {"euler", vec_json(local[j].euler)}, {"quaternion", quat_json(q)},
+                        {"translation", vec_json(local[j].translation)},
+                        {"position", vec_json(pos)}, {"rotation", quat_json(r)}});
+      text += fmt::format("joint {:3} euler ({:.6f}, {:.6f}, {:.6f}) t ({:.4f}, {:.4f}, {:.4f}) "
+                          "model ({:.4f}, {:.4f}, {:.4f})\n",
+                          j, local[j].euler.x, local[j].euler.y, local[j].euler.z,
+                          local[j].translation.x, local[j].translation.y, local[j].translation.z,
+                          pos.x, pos.y, pos.z);
+    }
+    head["joints"] = joints;
+    if (cli.json) {
+      cli.out << head.dump() << "\n";
+    } else {
+      Json summary = head;
+      summary.erase("joints");
+      cli.out << summary.dump() << "\n" << text;
+    }
+  });
+}
+
+void add_fix(CLI::App& group, Cli& cli) {
+  auto* verb = group.add_subcommand("fix", "apply the engine rules' documented fixes to a pack (or skeleton)");
+  static std::string in, out, skeleton_path, game;
+  verb->add_option("input", in, "animation pack (or skeleton) to repair")->required();
+  verb->add_option("-o,--output", out, "where to write the repaired file")->required();
+  verb->add_option("--skeleton", skeleton_path, "the skeleton (parts for clips without tracks)");
+  verb->add_option("--game", game, "mhfu or mhp3rd (forces the pack's clip encoding)");
+  verb->add_flag("--json", cli.json, "one JSON document");
+  verb->callback([&cli] {
+    const std::vector<uint8_t> bytes = read_file(in);
+    std::optional<mh::Game> g;
+    if (!game.empty()) g = mh::parse_game(game);
+    std::vector<std::string> changes;
+    std::vector<Finding> left;
+    try {
+      if (mh::sniff_skeleton(bytes) && !mh::sniff_pack(bytes)) {
+        mh::Skeleton s = mh::read_skeleton(bytes);
+        changes = mh::fix(nullptr, &s);
+        left = mh::validate(&s, nullptr);
+        write_file(out, mh::write_skeleton(s));
+      } else {
+        mh::AnimPack p = mh::read_pack(bytes, g);
+        std::optional<mh::Skeleton> s;
+        if (!skeleton_path.empty()) s = mh::load_skeleton(skeleton_path);
+        changes = mh::fix(&p, s ? &*s : nullptr);
+        left = mh::validate(s ? &*s : nullptr, &p);
+        write_file(out, mh::write_pack(p));
+      }
+    } catch (const Error& e) {
+      throw e.with_file(in);
+    }
+    if (cli.json) {
+      Json jl = Json::array();
+      for (const Finding& f : left)
+        jl.push_back({{"level", to_string(f.level)}, {"code", f.code}, {"where", f.where}, {"message", f.message}});
+      cli.out << Json{{"output", out}, {"changes", changes}, {"left", jl}}.dump() << "\n";
+      return;
+    }
+    for (const std::string& c : changes) cli.out << "fixed: " << c << "\n";
+    for (const Finding& f : left) {
+      cli.out << fmt::format("left: {} {}: {}{}\n", to_string(f.level), f.code,
+                             f.where.empty() ? "" : f.where + ": ", f.message);
+    }
+    cli.out << fmt::format("{}: {} changes; {}\n", out, changes.size(), mh::summary(left));
+  });
+}
+
+}  // namespace
+
+void add_monster_hunter_verbs(CLI::App& app, Cli& cli) {
+  auto* group = app.add_subcommand("mh", "Monster Hunter (MHFU / MHP3rd) tools");
+  group->require_subcommand(1);
+  add_sample(*group, cli);
+  add_fix(*group, cli);
+}
 
 }  // namespace animkit::cli

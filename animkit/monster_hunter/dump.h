@@ -1,0 +1,17 @@
+// JSON of the Monster Hunter structures, every field by the spec's name (for `animkit dump`).
+#pragma once
+
+#include "animkit/core/json_util.h"
+#include "animkit/monster_hunter/pack.h"
+#include "animkit/monster_hunter/skeleton.h"
+
+namespace animkit::monster_hunter {
+
+Json to_json(const Keyframe& key);
+Json to_json(const Clip& clip);
+Json to_json(const Skeleton& skeleton);
+// streams -> slots (clip index or null); clips -> tracks -> channels -> keys.
+Json to_json(const AnimPack& pack);
+std::string hex(Bytes bytes);
+
+}  // namespace animkit::monster_hunter

@@ -1,8 +1,106 @@
-// The `animkit <engine> ...` verbs of the shadow_of_war module.
+// The `animkit sow ...` verbs of the shadow_of_war module: the keyword hash of words, the two
+// keyword tables, and the events of an .anix with the keywords each clip carries
+// (animkit/shadow_of_war/README.md).
+#include <fmt/format.h>
+
+#include "animkit/shadow_of_war/anix.h"
+#include "animkit/shadow_of_war/keyword.h"
 #include "cli.h"
 
 namespace animkit::cli {
 
-void add_shadow_of_war_verbs(CLI::App& /*app*/, Cli& /*cli*/) {}
+namespace {
+using namespace animkit::shadow_of_war;
+
+void add_hash(CLI::App& group, Cli& cli) {
+  auto* verb = group.add_subcommand("hash", "the keyword hash of each word (hex)");
+  static std::vector<std::string> words;
+  verb->add_option("words", words, "words to hash (any case gives the same hash)")->required();
+  verb->add_flag("--json", cli.json, "one JSON document");
+  verb->callback([&cli] {
+    Json out = Json::array();
+    for (const std::string& w : words) {
+      const uint32_t h = keyword_hash(w);
+      if (cli.json) {
+        out.push_back({{"word", w}, {"hash", fmt::format("{:#010x}", h)}});
+      } else {
+        cli.out << fmt::format("{:#010x}  {}\n", h, w);
+      }
+    }
+    if (cli.json) cli.out << out.dump(1) << "\n";
+  });
+}
+
+void add_keywords(CLI::App& group, Cli& cli) {
+  auto* verb = group.add_subcommand("keywords", "the ragdoll and sync-action keyword tables");
+  verb->add_flag("--json", cli.json, "one JSON document");
+  verb->callback([&cli] {
+    Json out = Json::object();
+    auto table = [&](const char* name, std::span<const Keyword> t) {
+      Json list = Json::array();
+      for (const Keyword& k : t) {
+        list.push_back({{"hash", fmt::format("{:#010x}", k.hash)}, {"name", k.name}});
+        if (!cli.json) cli.out << fmt::format("{:<12} {:#010x}  {}\n", name, k.hash, k.name);
+      }
+      out[name] = list;
+    };
+    table("ragdoll", kRagdollKeywords);
+    table("sync_action", kSyncActionKeywords);
+    if (cli.json) cli.out << out.dump(1) << "\n";
+  });
+}
+
+void add_events(CLI::App& group, Cli& cli) {
+  auto* verb =
+      group.add_subcommand("events", "an .anix's events and the keywords each clip carries");
+  static std::string file;
+  verb->add_option("file", file, "an .anix file")->required();
+  verb->add_flag("--json", cli.json, "one JSON document");
+  verb->callback([&cli] {
+    const std::vector<uint8_t> bytes = read_file(file);
+    AnixFile f;
+    try {
+      f = parse_anix(bytes);
+    } catch (const Error& e) {
+      throw e.with_file(file);
+    }
+    if (!f.anim_chunk.event_dictionary) {
+      throw Error("no event dictionary decoded: " + f.anim_chunk.event_dictionary_error,
+                  f.header.anim_chunk_offset + 0x0C, file);
+    }
+    const EventDictionary& d = *f.anim_chunk.event_dictionary;
+    Json out = Json::array();
+    for (const ClipEvents& c : d.clips) {
+      Json events = Json::array(), carried = Json::array();
+      std::string text;
+      for (uint32_t w : c.events) {
+        events.push_back({{"ms", event_ms(w)}, {"text", std::string(d.text(w))}});
+        text += fmt::format(" {}ms:{}", event_ms(w), d.text(w).empty() ? "-" : d.text(w));
+      }
+      std::string keys;
+      for (const Keyword& k : kRagdollKeywords) {
+        if (d.carries_keyword(c, k.hash)) {
+          carried.push_back(k.name);
+          keys += " " + std::string(k.name);
+        }
+      }
+      out.push_back({{"clip", c.name}, {"events", events}, {"ragdoll_keywords", carried}});
+      if (!cli.json)
+        cli.out << fmt::format("{}:{} | keywords:{}\n", c.name, text,
+                               keys.empty() ? " none" : keys);
+    }
+    if (cli.json) cli.out << out.dump(1) << "\n";
+  });
+}
+
+}  // namespace
+
+void add_shadow_of_war_verbs(CLI::App& app, Cli& cli) {
+  auto* group = app.add_subcommand("sow", "Shadow of War: keyword hash, keyword tables, events");
+  group->require_subcommand(1);
+  add_hash(*group, cli);
+  add_keywords(*group, cli);
+  add_events(*group, cli);
+}
 
 }  // namespace animkit::cli

@@ -1,0 +1,22 @@
+// Fuzzes the .anix parser: any bytes give a parsed file or an animkit::Error; a parsed file is
+// checked, dumped, turned neutral and written back byte-exact.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+
+#include "animkit/shadow_of_war/anix_document.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace animkit::shadow_of_war;
+  try {
+    const animkit::Bytes bytes(data, size);
+    const AnixFile f = parse_anix(bytes);
+    check(f, size);
+    to_json(f).dump();
+    to_neutral(f);
+    const std::vector<uint8_t> back = write_anix(f);
+    if (back.size() != size || !std::equal(back.begin(), back.end(), data)) std::abort();
+  } catch (const animkit::Error&) {
+  }
+  return 0;
+}

@@ -37,23 +37,29 @@ int LineMap::column(size_t offset) const {
 }
 
 LineCursor::Place LineCursor::at(size_t offset) {
+  offset = std::min(offset, text_.size());
   if (offset < pos_) {
-    pos_ = 0;
+    // Back a little (error recovery places a token before one already placed).
+    for (size_t i = offset; i < pos_; ++i) line_ -= text_[i] == '\n';
+    pos_ = offset;
     line_start_ = 0;
-    line_ = 1;
+    for (size_t i = offset; i > 0; --i) {
+      if (text_[i - 1] == '\n') {
+        line_start_ = i;
+        break;
+      }
+    }
   }
-  const size_t end = std::min(offset, text_.size());
-  while (pos_ < end) {
-    const void* nl = std::memchr(text_.data() + pos_, '\n', end - pos_);
+  while (pos_ < offset) {
+    const void* nl = std::memchr(text_.data() + pos_, '\n', offset - pos_);
     if (!nl) {
-      pos_ = end;
+      pos_ = offset;
       break;
     }
     pos_ = static_cast<size_t>(static_cast<const char*>(nl) - text_.data()) + 1;
     line_start_ = pos_;
     ++line_;
   }
-  pos_ = std::max(pos_, end);
   return {line_, static_cast<int>(offset - line_start_) + 1};
 }
 

@@ -34,8 +34,8 @@ class LineMap {
   std::vector<size_t> starts_;  // offset of the first byte of each line
 };
 
-// The same for offsets asked in increasing order (a parse): counts newlines forward from the
-// last answer; an earlier offset starts again from the beginning.
+// The same for offsets asked mostly in increasing order (a parse): counts newlines forward from
+// the last answer (and back, for the few places error recovery asks out of order).
 class LineCursor {
  public:
   explicit LineCursor(std::string_view text) : text_(text) {}

@@ -93,6 +93,21 @@ TEST(CodTokenizer, LinesCountNewlinesOnly) {
   EXPECT_EQ(m1.line(lf.size()), 4);  // end of data after the last newline
 }
 
+TEST(CodTokenizer, LineCursorAgreesWithLineMap) {
+  const std::string text = "main\r\n{\n\n    a : loopsync\n    {\n        x\n    }\n}";
+  const LineMap map(text);
+  LineCursor cursor(text);
+  // Forward, then in a scrambled order (back and forth).
+  std::vector<size_t> offsets;
+  for (size_t i = 0; i <= text.size(); ++i) offsets.push_back(i);
+  for (size_t i = 0; i <= text.size(); ++i) offsets.push_back((i * 17) % (text.size() + 1));
+  for (size_t off : offsets) {
+    const LineCursor::Place p = cursor.at(off);
+    EXPECT_EQ(p.line, map.line(off)) << off;
+    EXPECT_EQ(p.column, map.column(off)) << off;
+  }
+}
+
 TEST(CodTokenizer, Identifiers) {
   EXPECT_TRUE(is_identifier("stand_idle"));
   EXPECT_TRUE(is_identifier("50cal_anims"));  // a leading digit is allowed

@@ -74,6 +74,18 @@ void run_demo(DemoContext& ctx) {
     write_resource(w, make_anm_resource(*c));
     write_file(dir / fmt::format("warriors-{}.anm", c->descriptor.name_text()), w.bytes());
   }
+  // The same clips as a character resource (ids 4, 5, 6, 388; the gaits with flag 0x1000) and a
+  // pack holding it and the standalone idle.
+  Resource character = make_character_resource("demo", {walk, jog, run, idle}, {4, 5, 6, 388},
+                                               {{4, 0x1000}, {5, 0x1000}, {6, 0x1000}});
+  {
+    Writer w;
+    write_resource(w, character);
+    write_file(dir / "warriors-character.res", w.bytes());
+    Writer pw;
+    write_pack(pw, make_pack({character, make_anm_resource(idle)}));
+    write_file(dir / "warriors-pack.pak", pw.bytes());
+  }
   const Json scenario = {
       {"engine", "warriors"},
       {"clips",
@@ -131,7 +143,7 @@ void run_demo(DemoContext& ctx) {
   gltf::write(out, path);
   ctx.out << fmt::format(
       "warriors: synthetic walk (36 f), jog (24 f), run (20 f) and idle (60 f) written as .anm "
-      "resources; warriors-scenario.json plays them\n");
+      "resources, a character resource and a pack; warriors-scenario.json plays them\n");
   ctx.out << fmt::format(
       "warriors: gait blend 0 -> 3 (flags 0x2c1) for 60 updates, then a 0.3 s fade to the idle "
       "loop: {} playing-anim changes, {} footstep events, moved {:.2f} m\n",

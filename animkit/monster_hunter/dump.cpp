@@ -23,7 +23,7 @@ Json to_json(const Keyframe& k) {
   return {{"value", k.value}, {"frame", k.frame}, {"ease_in", k.ease_in}, {"ease_out", k.ease_out}};
 }
 
-Json to_json(const Clip& clip) {
+Json to_json(const Clip& clip, Game game) {
   Json tracks = Json::array();
   for (const Track& t : clip.tracks) {
     Json channels = Json::array();
@@ -32,7 +32,10 @@ Json to_json(const Clip& clip) {
       for (const Keyframe& k : c.keys) keys.push_back(to_json(k));
       channels.push_back({{"bit", c.bit}, {"channel", channel_name(c.bit)}, {"keys", std::move(keys)}});
     }
-    tracks.push_back({{"mask", t.mask()}, {"channels", std::move(channels)}});
+    Json jt = Json::object();
+    if (game == Game::kMhfu) jt["mask"] = t.mask();  // MHFU's track tag; MHP3rd stores none
+    jt["channels"] = std::move(channels);
+    tracks.push_back(std::move(jt));
   }
   return {{"loop", clip.loop},
           {"loop_start", json_float(clip.loop_start)},
@@ -83,7 +86,7 @@ Json to_json(const AnimPack& p) {
     streams.push_back({{"slots", std::move(js)}});
   }
   Json clips = Json::array();
-  for (const Clip& c : p.clips) clips.push_back(to_json(c));
+  for (const Clip& c : p.clips) clips.push_back(to_json(c, p.game));
   return {{"format", "mh-pack"},
           {"game", to_string(p.game)},
           {"reserved", p.reserved},

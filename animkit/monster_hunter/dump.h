@@ -8,7 +8,7 @@
 namespace animkit::monster_hunter {
 
 Json to_json(const Keyframe& key);
-Json to_json(const Clip& clip);
+Json to_json(const Clip& clip, Game game);
 Json to_json(const Skeleton& skeleton);
 // streams -> slots (clip index or null); clips -> tracks -> channels -> keys.
 Json to_json(const AnimPack& pack);

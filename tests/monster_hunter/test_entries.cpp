@@ -215,3 +215,42 @@ TEST(MhP3rd, BodyFork) {
 
 }  // namespace
 }  // namespace animkit::monster_hunter
+
+#include "animkit/monster_hunter/convert.h"
+
+namespace animkit::monster_hunter {
+namespace {
+
+// Conversions between the encodings: content carried whole where it fits; reports otherwise.
+TEST(MhConvert, BothWaysAndWhatCannotBeCarried) {
+  MonsterSpec spec;
+  spec.entries = 5;
+  const Monster m = synthetic_monster(spec);
+  const Conversion to3 = convert_pack(m.pack, Game::kMhp3rd);
+  EXPECT_EQ(to3.pack.game, Game::kMhp3rd);
+  EXPECT_EQ(to3.pack.clips, m.pack.clips);
+  const std::vector<uint8_t> b = write_pack(to3.pack);
+  EXPECT_EQ(read_pack(b), to3.pack);
+  const Conversion back = convert_pack(read_pack(b), Game::kMhfu);
+  EXPECT_EQ(back.pack, m.pack);
+  EXPECT_EQ(write_pack(back.pack), write_pack(m.pack));
+
+  AnimPack big = m.pack;
+  big.clips[1].tracks[0].channels[0].keys.resize(9000);
+  const Conversion lost = convert_pack(big, Game::kMhp3rd);
+  EXPECT_EQ(lost.pack.clip(0, 1), nullptr);
+  EXPECT_GE(lost.report.size(), 2u);
+}
+
+TEST(MhConvert, RigFromRecords) {
+  Clip c;
+  c.tracks.resize(3);
+  c.tracks[1].channels.push_back({bits::kRotX, {{5, 0, 0, 0}}});
+  const Clip whole = rig_from_records(c, 8, std::nullopt);  // offset 2
+  ASSERT_EQ(whole.tracks.size(), 8u);
+  EXPECT_EQ(whole.tracks[3], c.tracks[1]);
+  EXPECT_TRUE(whole.tracks[0].channels.empty());
+}
+
+}  // namespace
+}  // namespace animkit::monster_hunter

@@ -2,6 +2,7 @@
 // an MHP3rd clip at a frame) and `mh fix` (the engine rules' documented fixes).
 #include <fmt/format.h>
 
+#include "animkit/monster_hunter/convert.h"
 #include "animkit/monster_hunter/document.h"
 #include "animkit/monster_hunter/entries.h"
 #include "animkit/monster_hunter/rules.h"
@@ -154,6 +155,31 @@ void add_fix(CLI::App& group, Cli& cli) {
   });
 }
 
+void add_convert(CLI::App& group, Cli& cli) {
+  auto* verb = group.add_subcommand("convert", "re-encode a pack's clips for the other game");
+  static std::string in, out, to, from;
+  verb->add_option("input", in, "animation pack")->required();
+  verb->add_option("-o,--output", out, "where to write the converted pack")->required();
+  verb->add_option("--to", to, "mhfu or mhp3rd")->required();
+  verb->add_option("--game", from, "the input's game (default: sniffed)");
+  verb->add_flag("--json", cli.json, "one JSON document");
+  verb->callback([&cli] {
+    std::optional<mh::Game> g;
+    if (!from.empty()) g = mh::parse_game(from);
+    const mh::AnimPack pack = mh::load_pack(in, g);
+    const mh::Conversion c = mh::convert_pack(pack, mh::parse_game(to));
+    write_file(out, mh::write_pack(c.pack));
+    if (cli.json) {
+      cli.out << Json{{"output", out}, {"from", mh::to_string(pack.game)}, {"to", to},
+                      {"clips", c.pack.clips.size()}, {"report", c.report}}.dump() << "\n";
+      return;
+    }
+    for (const std::string& line : c.report) cli.out << "note: " << line << "\n";
+    cli.out << fmt::format("{}: {} -> {}, {} clips\n", out, mh::to_string(pack.game), to,
+                           c.pack.clips.size());
+  });
+}
+
 }  // namespace
 
 void add_monster_hunter_verbs(CLI::App& app, Cli& cli) {
@@ -161,6 +187,7 @@ void add_monster_hunter_verbs(CLI::App& app, Cli& cli) {
   group->require_subcommand(1);
   add_sample(*group, cli);
   add_fix(*group, cli);
+  add_convert(*group, cli);
 }
 
 }  // namespace animkit::cli

@@ -144,6 +144,18 @@ TEST(CodLint, ModWithBrokenReferences) {
   EXPECT_TRUE(saw_idle && saw_tree);
 }
 
+TEST(CodLint, TreeNameTooLong) {
+  Mod m;
+  const std::string name(50, 'n');
+  m.write("a.gsc", "#using_animtree(\"" + name + "\");\nf() { self setanim(%x); }\n");
+  const LinkResult r = lint_mod(m.dir, false, std::nullopt);
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].line, 1);
+  EXPECT_EQ(r.diagnostics[0].column, 1);
+  EXPECT_EQ(r.diagnostics[0].message, "animation tree path is too long");
+  EXPECT_TRUE(r.trees.empty());
+}
+
 TEST(CodLint, CleanMod) {
   Mod m;
   m.write("a.gsc", "#using_animtree(\"t\");\nf() { self setanim(%walk_run); }\n");

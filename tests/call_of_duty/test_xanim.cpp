@@ -139,6 +139,25 @@ TEST(CodAssets, MissingAssetAndManifest) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(CodAssets, BuildStopsAtFirstErrorUnlessKeepGoing) {
+  AssetResolver assets;
+  assets.add("here", {});
+  assets.set_directory(std::filesystem::temp_directory_path());  // holds none of these names
+  Settings s;
+  s.anim_check = true;
+  s.assets = &assets;
+  s.refs = {"nowhere"};
+  const std::string text = "gone_a\ngone_b\n";
+  // Build order: gone_b (1), gone_a (2); the stock loader stops at the first.
+  EXPECT_EQ(places(load(text, s)), (V{"2:1: Cannot find 'xanim/gone_b'"}));
+  s.keep_going = true;
+  const LoadResult all = load(text, s);
+  EXPECT_EQ(places(all), (V{"2:1: Cannot find 'xanim/gone_b'", "1:1: Cannot find 'xanim/gone_a'",
+                            "1:1: animation 'nowhere' not defined in anim tree 't'"}));
+  ASSERT_TRUE(all.anim.has_value());  // the tree is still laid out
+  EXPECT_EQ(all.anim->node_count, 3u);
+}
+
 AssetResolver loops() {
   AssetResolver a;
   a.add("walk", {true, 1.0f});

@@ -284,7 +284,9 @@ int play_scenario(const Json& scenario, const std::filesystem::path& base, bool 
     if (!scenario["humans"].is_object()) throw Error("'humans' must map names to anim sets");
     for (const auto& [name, h] : scenario["humans"].items()) {
       if (!h.is_object()) throw Error("'humans' must map names to anim sets");
-      load_set(h, base, p.others[name]);
+      AnimSet& other = p.others[name];
+      other.speeds = p.set.speeds;  // CfgAnimSpeeds is global unless the set names its own
+      load_set(h, base, other);
     }
   }
   const float dt = number(scenario, "dt", kDt);

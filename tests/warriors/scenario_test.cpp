@@ -1,0 +1,105 @@
+// `animkit play` for The Warriors: the issue's scenario format and trace lines.
+#include "animkit/warriors/scenario.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "animkit/core/registry.h"
+#include "animkit/warriors/builder.h"
+
+namespace animkit::warriors {
+namespace {
+
+std::filesystem::path write_clip(const std::filesystem::path& dir, const std::string& name,
+                                 int frames, std::vector<AnimEvent> events = {}) {
+  ClipBuilder b;
+  b.name = name;
+  b.frames = frames;
+  b.velocity = {{0, {0, 1.0f, 0}}};
+  b.translation = {{0, {0, 0, 1}}};
+  b.rotations[1] = {{0, {0, 0, 0, 1}}};
+  b.events = std::move(events);
+  Writer w;
+  write_resource(w, make_anm_resource(b.build()));
+  const auto path = dir / (name + ".anm");
+  write_file(path, w.bytes());
+  return path;
+}
+
+std::vector<Json> run(const Json& scenario, const std::filesystem::path& dir) {
+  std::ostringstream out;
+  EXPECT_EQ(play_scenario(scenario, dir, true, out), 0);
+  std::vector<Json> lines;
+  std::istringstream in(out.str());
+  for (std::string line; std::getline(in, line);) lines.push_back(Json::parse(line));
+  return lines;
+}
+
+// warriors.txt "When a clip ends" with the issue's scenario: 19 (21 frames at 0.8) hands over to
+// the loop 20 on update 26; events at their frame; root velocity x rate.
+TEST(WarriorsScenario, ClipThenNextTrace) {
+  const auto dir = std::filesystem::temp_directory_path() / "animkit-warriors-scenario";
+  std::filesystem::create_directories(dir);
+  AnimEvent e;
+  e.frame = 4;
+  e.type = 11;
+  write_clip(dir, "a", 21, {e});
+  write_clip(dir, "b", 30);
+  const Json scenario = Json::parse(R"({"engine": "warriors",
+    "clips": {"19": "a.anm", "20": "b.anm"},
+    "anim_speeds": [0.75, 0.8, 1.0, 0.9], "range_flags": {"19": 2048},
+    "dt": 0.033333335, "updates": 40,
+    "actions": [{"at": 0, "do": "clip_then_next", "anim": 19, "next": {"do": "loop", "anim": 20}},
+                {"at": 30, "do": "change", "fade": 0.15, "task": {"do": "loop", "anim": 20}}]})");
+  const std::vector<Json> lines = run(scenario, dir);
+  ASSERT_EQ(lines.size(), 40u);
+  EXPECT_EQ(lines[0]["anim"], 19);
+  EXPECT_EQ(lines[0]["tasks"][0]["type"], 3);
+  EXPECT_EQ(lines[0]["tasks"][0]["time"].get<double>(), 0.0);
+  EXPECT_EQ(lines[0]["tasks"][0]["rate"].get<double>(), 0.8);
+  EXPECT_EQ(lines[25]["anim"], 19);
+  EXPECT_EQ(lines[25]["tasks"][0]["frame"], 20);  // the last frame shown is F - 1
+  EXPECT_EQ(lines[26]["anim"], 20);
+  EXPECT_EQ(lines[26]["tasks"][0]["type"], 1);
+  EXPECT_EQ(lines[26]["tasks"][0]["time"].get<double>(), 0.0);
+  // Frame 4 is first reached at 0.8 on update 5 (5 x 0.8 = 4.0 -> uint(4.0 + 0.5) = 4).
+  for (size_t k = 0; k < lines.size(); ++k) {
+    if (k == 5) {
+      ASSERT_EQ(lines[k]["events"].size(), 1u);
+      EXPECT_EQ(lines[k]["events"][0]["frame"], 4);
+      EXPECT_EQ(lines[k]["events"][0]["type"], 11);
+      EXPECT_EQ(lines[k]["events"][0]["anim"], 19);
+    } else {
+      EXPECT_TRUE(lines[k]["events"].empty()) << k;
+    }
+  }
+  // The root velocity is section A x the rate (1023 / 1023 x 0.8).
+  EXPECT_FLOAT_EQ(lines[3]["root_velocity"][1].get<float>(), 0.8f);
+  // The change at 30: new loop under the fade; the fade's weight falls with the cosine.
+  EXPECT_EQ(lines[30]["tasks"].size(), 3u);
+  EXPECT_EQ(lines[30]["tasks"][2]["type"], 9);
+  EXPECT_EQ(lines[30]["tasks"][2]["weight"].get<double>(), 1.0);
+  EXPECT_EQ(lines[35]["tasks"].size(), 1u);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(WarriorsScenario, BadInputIsAnError) {
+  const auto dir = std::filesystem::temp_directory_path();
+  std::ostringstream out;
+  EXPECT_THROW(
+      play_scenario(
+          Json::parse(R"({"engine":"warriors","actions":[{"at":0,"do":"loop","anim":3}]})"), dir,
+          true, out),
+      Error);
+  EXPECT_THROW(
+      play_scenario(Json::parse(R"({"engine":"warriors","clips":{"x":"a.anm"}})"), dir, true, out),
+      Error);
+  EXPECT_THROW(
+      play_scenario(Json::parse(R"({"engine":"warriors","actions":[{"at":0,"do":"nope"}]})"), dir,
+                    true, out),
+      Error);
+}
+
+}  // namespace
+}  // namespace animkit::warriors

@@ -20,19 +20,30 @@ Game parse_game(const std::string& text) {
 
 std::string channel_name(uint16_t bit) {
   switch (bit) {
-    case bits::kRotX: return "rotation.x";
-    case bits::kRotY: return "rotation.y";
-    case bits::kRotZ: return "rotation.z";
-    case bits::kLocX: return "location.x";
-    case bits::kLocY: return "location.y";
-    case bits::kLocZ: return "location.z";
-    case bits::kSclX: return "scale.x";
-    case bits::kSclY: return "scale.y";
-    case bits::kSclZ: return "scale.z";
+    case bits::kRotX:
+      return "rotation.x";
+    case bits::kRotY:
+      return "rotation.y";
+    case bits::kRotZ:
+      return "rotation.z";
+    case bits::kLocX:
+      return "location.x";
+    case bits::kLocY:
+      return "location.y";
+    case bits::kLocZ:
+      return "location.z";
+    case bits::kSclX:
+      return "scale.x";
+    case bits::kSclY:
+      return "scale.y";
+    case bits::kSclZ:
+      return "scale.z";
     case bits::kUnnamed0:
     case bits::kUnnamed1:
-    case bits::kUnnamed2: return fmt::format("unnamed.{:#05x}", bit);
-    default: return fmt::format("bit {:#05x}", bit);
+    case bits::kUnnamed2:
+      return fmt::format("unnamed.{:#05x}", bit);
+    default:
+      return fmt::format("bit {:#05x}", bit);
   }
 }
 
@@ -43,9 +54,9 @@ float channel_step(uint16_t bit) {
 }
 
 int16_t quantize(uint16_t bit, double value) {
-  const double step = (bit & bits::kRotation)  ? 3.14159265358979323846 / 8192
-                      : (bit & bits::kScale)   ? 1.0 / 256
-                                               : 1.0 / 16;
+  const double step = (bit & bits::kRotation) ? 3.14159265358979323846 / 8192
+                      : (bit & bits::kScale)  ? 1.0 / 256
+                                              : 1.0 / 16;
   const double r = std::nearbyint(value / step);  // default rounding: half to even
   if (!(r >= -32768)) return -32768;              // also NaN
   if (r > 32767) return 32767;

@@ -62,8 +62,8 @@ struct Track {
 };
 
 struct Clip {
-  uint32_t loop = 0;      // nonzero: the clip loops
-  float loop_start = 0;   // the clip frame a looping clip restarts at
+  uint32_t loop = 0;     // nonzero: the clip loops
+  float loop_start = 0;  // the clip frame a looping clip restarts at
   std::vector<Track> tracks;
   friend bool operator==(const Clip& a, const Clip& b);
 };

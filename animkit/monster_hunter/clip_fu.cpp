@@ -59,8 +59,8 @@ Clip read_clip(Reader& r) {
         r.fail_at(ch.start, fmt::format("channel tag {:#010x}, expected 0x8012xxxx", ch.tag));
       }
       if (ch.count > (ch.size - kChannelHeader) / 8 || ch.size != kChannelHeader + 8 * ch.count) {
-        r.fail_at(ch.start + 8, fmt::format("channel size {:#x} is not 12 + 8 x {} keys", ch.size,
-                                            ch.count));
+        r.fail_at(ch.start + 8,
+                  fmt::format("channel size {:#x} is not 12 + 8 x {} keys", ch.size, ch.count));
       }
       Channel channel;
       channel.bit = static_cast<uint16_t>(ch.tag & 0xFFFF);

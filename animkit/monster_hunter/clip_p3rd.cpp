@@ -42,8 +42,8 @@ Clip read_clip(Reader& r) {
       const uint16_t keys = r.u16();
       const uint32_t ch_size = r.u32();
       if (ch_size != kChannelHeader + 8u * keys) {
-        r.fail_at(ch_start + 4, fmt::format("channel size {:#x} is not 8 + 8 x {} keys", ch_size,
-                                            keys));
+        r.fail_at(ch_start + 4,
+                  fmt::format("channel size {:#x} is not 8 + 8 x {} keys", ch_size, keys));
       }
       if (ch_size > track_end - ch_start) {
         r.fail_at(ch_start + 4, fmt::format("channel size {:#x} runs past the track end", ch_size));
@@ -64,8 +64,8 @@ Clip read_clip(Reader& r) {
     out.tracks.push_back(std::move(tr));
   }
   if (r.pos() != clip_end) {
-    r.fail_at(start + 4, fmt::format("clip size {:#x}, its tracks end at {:#x}", size,
-                                     r.pos() - start));
+    r.fail_at(start + 4,
+              fmt::format("clip size {:#x}, its tracks end at {:#x}", size, r.pos() - start));
   }
   return out;
 }

@@ -25,8 +25,10 @@ Conversion convert_pack(const AnimPack& pack, Game to) {
       for (const Track& t : clip.tracks)
         for (const Channel& ch : t.channels) scale += (ch.bit & bits::kScale) != 0;
       if (scale > 0) {
-        out.report.push_back(fmt::format("clip {}: {} scale channels carried; the MHFU engine crashes "
-                                         "on them (mh fix drops them)", c, scale));
+        out.report.push_back(
+            fmt::format("clip {}: {} scale channels carried; the MHFU engine crashes "
+                        "on them (mh fix drops them)",
+                        c, scale));
       }
     }
   }
@@ -51,10 +53,11 @@ Conversion convert_pack(const AnimPack& pack, Game to) {
       c = remap[c];
     }
   out.pack.clips = std::move(clips);
-  out.report.push_back(to == Game::kMhfu
-                           ? "tracks kept in record order: MHFU plays track i of stream 2k on part k's "
-                             "i-th joint (re-map with rig_from_records and put)"
-                           : "tracks kept in part order: MHP3rd maps records from a per-monster offset");
+  out.report.push_back(
+      to == Game::kMhfu
+          ? "tracks kept in record order: MHFU plays track i of stream 2k on part k's "
+            "i-th joint (re-map with rig_from_records and put)"
+          : "tracks kept in part order: MHP3rd maps records from a per-monster offset");
   return out;
 }
 

@@ -39,10 +39,12 @@ std::vector<int> record_joints(int records, int bones, std::optional<int> em) {
   return joints;
 }
 
-Playable mhp3rd_clip(const Skeleton& skeleton, const AnimPack& pack, int id, const DocumentOptions& options) {
+Playable mhp3rd_clip(const Skeleton& skeleton, const AnimPack& pack, int id,
+                     const DocumentOptions& options) {
   const SlotRef ref = clip_slot(id);
   const Clip* clip = pack.clip(ref.stream, ref.slot);
-  if (clip == nullptr) throw Error(fmt::format("clip {} (stream {} slot {}) is empty", id, ref.stream, ref.slot));
+  if (clip == nullptr)
+    throw Error(fmt::format("clip {} (stream {} slot {}) is empty", id, ref.stream, ref.slot));
   Playable p;
   p.name = fmt::format("clip_{}", id);
   p.id = id;
@@ -52,11 +54,13 @@ Playable mhp3rd_clip(const Skeleton& skeleton, const AnimPack& pack, int id, con
   return p;
 }
 
-std::vector<Playable> playables(const Skeleton& skeleton, const AnimPack& pack, const DocumentOptions& options) {
+std::vector<Playable> playables(const Skeleton& skeleton, const AnimPack& pack,
+                                const DocumentOptions& options) {
   std::vector<Playable> out;
   const size_t n = skeleton.bones.size();
   if (pack.game == Game::kMhfu) {
-    const int cap = capacity(pack, skeleton, options.em ? known_entries(*options.em) : std::nullopt);
+    const int cap =
+        capacity(pack, skeleton, options.em ? known_entries(*options.em) : std::nullopt);
     for (int e = 0; e < cap; ++e) {
       std::optional<Clip> clip = rig_clip(pack, e, skeleton);
       if (!clip) continue;
@@ -74,7 +78,8 @@ std::vector<Playable> playables(const Skeleton& skeleton, const AnimPack& pack, 
     for (size_t i = 0; i < pack.streams[s].size() && i < static_cast<size_t>(kEntryBank); ++i) {
       const int32_t c = pack.streams[s][i];
       if (c < 0 || !seen.insert(c).second) continue;
-      out.push_back(mhp3rd_clip(skeleton, pack, clip_id(static_cast<int>(s), static_cast<int>(i)), options));
+      out.push_back(
+          mhp3rd_clip(skeleton, pack, clip_id(static_cast<int>(s), static_cast<int>(i)), options));
     }
   }
   return out;
@@ -92,8 +97,10 @@ animkit::Skeleton neutral_skeleton(const Skeleton& s) {
     used.insert(name);
     const int p = rig.parents[j];
     if (p >= static_cast<int>(j)) {
-      throw Error(fmt::format("bone {} has parent {} after it (PARENT_ORDER): renumber the bones "
-                              "before exporting", j, p));
+      throw Error(
+          fmt::format("bone {} has parent {} after it (PARENT_ORDER): renumber the bones "
+                      "before exporting",
+                      j, p));
     }
     Transform rest;
     rest.translation = rig.bind_offsets[j];  // the bind rotation is ignored (zero on monsters)
@@ -149,15 +156,18 @@ std::string fmt_list(const std::vector<int>& v) {
 
 }  // namespace
 
-Animated to_animated(const Skeleton& skeleton, const AnimPack* pack, const DocumentOptions& options) {
+Animated to_animated(const Skeleton& skeleton, const AnimPack* pack,
+                     const DocumentOptions& options) {
   Animated a;
   a.skeleton = neutral_skeleton(skeleton);
-  a.notes.push_back(fmt::format("Monster Hunter: clips sampled per frame at {} frames per second "
-                                "(a clip frame is 1/30 s); rotations Rz*Ry*Rx",
-                                options.rate));
+  a.notes.push_back(
+      fmt::format("Monster Hunter: clips sampled per frame at {} frames per second "
+                  "(a clip frame is 1/30 s); rotations Rz*Ry*Rx",
+                  options.rate));
   if (pack == nullptr) return a;
   const Rig rig = make_rig(skeleton);
-  for (const Playable& p : playables(skeleton, *pack, options)) a.clips.push_back(neutral_clip(p, rig, options.rate));
+  for (const Playable& p : playables(skeleton, *pack, options))
+    a.clips.push_back(neutral_clip(p, rig, options.rate));
   return a;
 }
 
@@ -174,9 +184,12 @@ Json MonsterDocument::info() const {
     const Skeleton& s = *skeleton_;
     Json parts = Json::object();
     for (const auto& [id, joints] : part_joints(s)) parts[std::to_string(id)] = joints.size();
-    j["skeleton"] = {{"format", "mh-skeleton"}, {"game", to_string(s.game())},
-                     {"bones", s.bones.size()}, {"params", s.params},
-                     {"animated", s.animated()}, {"parts", parts},
+    j["skeleton"] = {{"format", "mh-skeleton"},
+                     {"game", to_string(s.game())},
+                     {"bones", s.bones.size()},
+                     {"params", s.params},
+                     {"animated", s.animated()},
+                     {"parts", parts},
                      {"named", s.bones.empty() ? false : s.bones[0].name.has_value()},
                      {"tail_size", s.tail.size()}};
   }
@@ -189,11 +202,16 @@ Json MonsterDocument::info() const {
       for (int32_t c : st) f += c >= 0;
       filled.push_back(f);
     }
-    j["pack"] = {{"format", "mh-pack"}, {"game", to_string(p.game)}, {"streams", p.streams.size()},
-                 {"slots", slots}, {"filled", filled}, {"clips", p.clips.size()},
+    j["pack"] = {{"format", "mh-pack"},
+                 {"game", to_string(p.game)},
+                 {"streams", p.streams.size()},
+                 {"slots", slots},
+                 {"filled", filled},
+                 {"clips", p.clips.size()},
                  {"tail_size", p.tail.size()}};
     if (skeleton_ && p.game == Game::kMhfu) {
-      const int cap = capacity(p, *skeleton_, options_.em ? known_entries(*options_.em) : std::nullopt);
+      const int cap =
+          capacity(p, *skeleton_, options_.em ? known_entries(*options_.em) : std::nullopt);
       const std::set<int> partial = partial_entries(p, *skeleton_, cap);
       j["entries"] = cap;
       j["partial_entries"] = fmt_list({partial.begin(), partial.end()});

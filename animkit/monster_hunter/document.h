@@ -15,8 +15,8 @@ namespace animkit::monster_hunter {
 
 struct DocumentOptions {
   std::optional<Game> game;  // --game: forces the clip encoding of a pack
-  float rate = 30;           // --rate: frames per second of the neutral clips (a clip frame is 1/30 s)
-  std::optional<int> em;     // --em: the species (entry count, MHP3rd record offset and skip)
+  float rate = 30;        // --rate: frames per second of the neutral clips (a clip frame is 1/30 s)
+  std::optional<int> em;  // --em: the species (entry count, MHP3rd record offset and skip)
 };
 // Reads game, rate and em from the verbs' options; throws animkit::Error on a bad value.
 DocumentOptions document_options(const Options& options);
@@ -31,14 +31,17 @@ struct Playable {
 };
 // MHFU: every entry under the capacity that some part holds; MHP3rd: every distinct clip, named
 // by the first id that plays it.
-std::vector<Playable> playables(const Skeleton& skeleton, const AnimPack& pack, const DocumentOptions& options);
+std::vector<Playable> playables(const Skeleton& skeleton, const AnimPack& pack,
+                                const DocumentOptions& options);
 // The MHP3rd track -> bone map of a clip with `records` tracks.
 std::vector<int> record_joints(int records, int bones, std::optional<int> em);
 // The MHP3rd playable for one clip id (throws when the slot is empty).
-Playable mhp3rd_clip(const Skeleton& skeleton, const AnimPack& pack, int id, const DocumentOptions& options);
+Playable mhp3rd_clip(const Skeleton& skeleton, const AnimPack& pack, int id,
+                     const DocumentOptions& options);
 
 // Skeleton (bind pose) and every playable resampled at options.rate.
-Animated to_animated(const Skeleton& skeleton, const AnimPack* pack, const DocumentOptions& options);
+Animated to_animated(const Skeleton& skeleton, const AnimPack* pack,
+                     const DocumentOptions& options);
 
 class MonsterDocument : public Document {
  public:
@@ -67,8 +70,10 @@ AnimPack load_pack(const std::string& path, std::optional<Game> game);
 
 // Format::open of mh-skeleton and mh-pack, and Engine::open_set (nullptr when neither --skeleton
 // nor --pack is given).
-std::unique_ptr<Document> open_skeleton(const std::filesystem::path& path, Bytes bytes, const Options& options);
-std::unique_ptr<Document> open_pack(const std::filesystem::path& path, Bytes bytes, const Options& options);
+std::unique_ptr<Document> open_skeleton(const std::filesystem::path& path, Bytes bytes,
+                                        const Options& options);
+std::unique_ptr<Document> open_pack(const std::filesystem::path& path, Bytes bytes,
+                                    const Options& options);
 std::unique_ptr<Document> open_set(const Options& options);
 
 }  // namespace animkit::monster_hunter

@@ -30,7 +30,8 @@ Json to_json(const Clip& clip, Game game) {
     for (const Channel& c : t.channels) {
       Json keys = Json::array();
       for (const Keyframe& k : c.keys) keys.push_back(to_json(k));
-      channels.push_back({{"bit", c.bit}, {"channel", channel_name(c.bit)}, {"keys", std::move(keys)}});
+      channels.push_back(
+          {{"bit", c.bit}, {"channel", channel_name(c.bit)}, {"keys", std::move(keys)}});
     }
     Json jt = Json::object();
     if (game == Game::kMhfu) jt["mask"] = t.mask();  // MHFU's track tag; MHP3rd stores none
@@ -87,12 +88,9 @@ Json to_json(const AnimPack& p) {
   }
   Json clips = Json::array();
   for (const Clip& c : p.clips) clips.push_back(to_json(c, p.game));
-  return {{"format", "mh-pack"},
-          {"game", to_string(p.game)},
-          {"reserved", p.reserved},
-          {"streams", std::move(streams)},
-          {"clips", std::move(clips)},
-          {"tail_size", p.tail.size()},
+  return {{"format", "mh-pack"},       {"game", to_string(p.game)},
+          {"reserved", p.reserved},    {"streams", std::move(streams)},
+          {"clips", std::move(clips)}, {"tail_size", p.tail.size()},
           {"tail", hex(p.tail)}};
 }
 

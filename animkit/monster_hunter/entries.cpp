@@ -115,7 +115,8 @@ std::optional<Clip> rig_clip(const AnimPack& pack, int entry, const Skeleton& sk
     const Clip* clip = part_clip(pack, part, entry);
     if (clip == nullptr) continue;
     const std::vector<int>& js = joints.at(part);
-    for (size_t i = 0; i < js.size() && i < clip->tracks.size(); ++i) out.tracks[js[i]] = clip->tracks[i];
+    for (size_t i = 0; i < js.size() && i < clip->tracks.size(); ++i)
+      out.tracks[js[i]] = clip->tracks[i];
     if (!any) {
       out.loop = clip->loop;
       out.loop_start = clip->loop_start;
@@ -165,15 +166,16 @@ void put(AnimPack& pack, int entry, const Clip& clip, const Skeleton& skeleton) 
   const std::optional<Clip> whole = rig_clip(pack, entry, skeleton);
   int span = frames(clip);
   if (span == 0) span = 2;
-  const bool retimed = whole && (whole->loop != clip.loop ||
-                                 std::bit_cast<uint32_t>(whole->loop_start) !=
-                                     std::bit_cast<uint32_t>(clip.loop_start));
+  const bool retimed =
+      whole && (whole->loop != clip.loop || std::bit_cast<uint32_t>(whole->loop_start) !=
+                                                std::bit_cast<uint32_t>(clip.loop_start));
   for (const auto& [part, part_clip_new] : split(clip, skeleton)) {
     const Clip* native = part_clip(pack, part, entry);
     if (native == nullptr) {
       for (const Track& t : part_clip_new.tracks) {
         if (!t.channels.empty()) {
-          throw Error(fmt::format("entry {}: part {} has no clip to carry its keyed tracks", entry, part));
+          throw Error(
+              fmt::format("entry {}: part {} has no clip to carry its keyed tracks", entry, part));
         }
       }
       continue;
@@ -188,8 +190,9 @@ void put(AnimPack& pack, int entry, const Clip& clip, const Skeleton& skeleton) 
           next.tracks[i] = t;
         }
       } else if (!t.channels.empty()) {
-        throw Error(fmt::format("entry {}: part {} track {} is keyed past the native clip's {} tracks",
-                                entry, part, i, native->tracks.size()));
+        throw Error(
+            fmt::format("entry {}: part {} track {} is keyed past the native clip's {} tracks",
+                        entry, part, i, native->tracks.size()));
       }
     }
     if (retimed) {
@@ -209,10 +212,14 @@ int clip_id(int stream, int slot) {
   return stream * kEntryBank + slot;
 }
 
-SlotRef clip_slot(int id) { return {floor_div(id, kEntryBank), id - floor_div(id, kEntryBank) * kEntryBank}; }
+SlotRef clip_slot(int id) {
+  return {floor_div(id, kEntryBank), id - floor_div(id, kEntryBank) * kEntryBank};
+}
 
 EntryPlayer::EntryPlayer(const AnimPack& pack, const Skeleton& skeleton, std::optional<int> known)
-    : pack_(pack), rig_(make_rig(skeleton)), capacity_(monster_hunter::capacity(pack, skeleton, known)) {
+    : pack_(pack),
+      rig_(make_rig(skeleton)),
+      capacity_(monster_hunter::capacity(pack, skeleton, known)) {
   const auto joints = part_joints(skeleton);
   for (int id : animated_parts(skeleton)) {
     Part p;
@@ -232,7 +239,8 @@ void EntryPlayer::play(int entry, std::span<const int> parts) {
     if (clip == nullptr) continue;  // an empty slot keeps the clip the part was playing
     const int64_t key = int64_t{ref.stream} * 1000 + ref.slot;
     auto it = p.motions.find(key);
-    if (it == p.motions.end()) it = p.motions.emplace(key, prepare(*clip, p.joints, rig_.size())).first;
+    if (it == p.motions.end())
+      it = p.motions.emplace(key, prepare(*clip, p.joints, rig_.size())).first;
     p.motion = &it->second;
     p.slot = ref;
     p.phase = 0;
@@ -248,12 +256,14 @@ void EntryPlayer::seek(float frame) {
 }
 
 void EntryPlayer::pose(std::span<JointPose> local, std::span<Mat4> world) {
-  for (size_t j = 0; j < rig_.size() && j < local.size(); ++j) local[j] = {{}, rig_.bind_offsets[j]};
+  for (size_t j = 0; j < rig_.size() && j < local.size(); ++j)
+    local[j] = {{}, rig_.bind_offsets[j]};
   for (Part& p : parts_) {
     if (p.motion == nullptr) continue;
     sample_joints(*p.motion, p.joints, clip_frame(*p.motion, p.phase), &p.cursor, rig_, local);
   }
-  if (world.size() == rig_.size() && local.size() == rig_.size()) local_to_world(rig_, local, world);
+  if (world.size() == rig_.size() && local.size() == rig_.size())
+    local_to_world(rig_, local, world);
 }
 
 std::optional<SlotRef> EntryPlayer::current(int part) const {

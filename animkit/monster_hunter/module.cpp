@@ -28,10 +28,11 @@ void demo(DemoContext& ctx) {
   const Skeleton skeleton = read_skeleton(skeleton_bytes);
   const AnimPack pack = read_pack(pack_bytes);
   const bool exact = write_skeleton(skeleton) == skeleton_bytes && write_pack(pack) == pack_bytes;
-  ctx.out << fmt::format("monster_hunter: {} bones in 3 parts, {} streams, {} clips; written and "
-                         "read back {}\n",
-                         skeleton.bones.size(), pack.streams.size(), pack.clips.size(),
-                         exact ? "byte-identical" : "DIFFERENT");
+  ctx.out << fmt::format(
+      "monster_hunter: {} bones in 3 parts, {} streams, {} clips; written and "
+      "read back {}\n",
+      skeleton.bones.size(), pack.streams.size(), pack.clips.size(),
+      exact ? "byte-identical" : "DIFFERENT");
   const std::vector<Finding> findings = validate(&skeleton, &pack);
   ctx.out << "monster_hunter: validate: " << summary(findings) << "\n";
 
@@ -44,9 +45,10 @@ void demo(DemoContext& ctx) {
   player.advance(5);
   player.pose(local, world);
   const Vec3 head = world[5].translation();
-  ctx.out << fmt::format("monster_hunter: entry 1 for 10 frames, then head-only entry 5 for 5: "
-                         "body keeps stream {} slot {}, head at ({:.2f}, {:.2f}, {:.2f})\n",
-                         player.current(0)->stream, player.current(0)->slot, head.x, head.y, head.z);
+  ctx.out << fmt::format(
+      "monster_hunter: entry 1 for 10 frames, then head-only entry 5 for 5: "
+      "body keeps stream {} slot {}, head at ({:.2f}, {:.2f}, {:.2f})\n",
+      player.current(0)->stream, player.current(0)->slot, head.x, head.y, head.z);
   const Animated animated = to_animated(skeleton, &pack, {});
   const auto path = ctx.out_dir / "monster_hunter.glb";
   gltf::write(animated, path);
@@ -61,7 +63,8 @@ void register_module(Registry& registry) {
   engine.name = "monster_hunter";
   engine.formats.push_back(
       {"mh-skeleton", "monster_hunter", "Monster Hunter (MHFU / MHP3rd) skeleton",
-       [](const std::filesystem::path&, Bytes head) { return sniff_skeleton(head); }, open_skeleton});
+       [](const std::filesystem::path&, Bytes head) { return sniff_skeleton(head); },
+       open_skeleton});
   engine.formats.push_back(
       {"mh-pack", "monster_hunter", "Monster Hunter (MHFU / MHP3rd) animation pack",
        [](const std::filesystem::path&, Bytes head) { return sniff_pack(head); }, open_pack});

@@ -35,7 +35,8 @@ Layout read_layout(Reader& r) {
     const uint32_t slots = r.u32();
     const uint32_t table = r.u32();
     if (table != expected) {
-      r.fail_at(8 * i + 4, fmt::format("stream {} table at {:#x}, expected {:#x}", i, table, expected));
+      r.fail_at(8 * i + 4,
+                fmt::format("stream {} table at {:#x}, expected {:#x}", i, table, expected));
     }
     if (slots > (r.size() - expected) / 4) {
       r.fail_at(8 * i, fmt::format("stream {} has {} slots, past the end of the file", i, slots));
@@ -46,7 +47,8 @@ Layout read_layout(Reader& r) {
   l.reserved = r.u32();
   const uint32_t end = r.u32();
   if (end != expected) {
-    r.fail_at(8 * n + 4, fmt::format("end of the slot tables {:#x}, expected {:#x}", end, expected));
+    r.fail_at(8 * n + 4,
+              fmt::format("end of the slot tables {:#x}, expected {:#x}", end, expected));
   }
   l.tables_end = expected;
   return l;
@@ -129,8 +131,8 @@ AnimPack read_pack(Bytes bytes, std::optional<Game> game) {
   AnimPack pack;
   pack.reserved = l.reserved;
   if (!game) {
-    if (auto first = first_clip_offset(r, l); first && *first == l.tables_end &&
-                                              *first <= bytes.size() - 4) {
+    if (auto first = first_clip_offset(r, l);
+        first && *first == l.tables_end && *first <= bytes.size() - 4) {
       uint32_t word;
       std::memcpy(&word, bytes.data() + *first, 4);
       game = game_of_word(word);

@@ -57,13 +57,20 @@ float sample(const ChannelCurve& c, float t, uint32_t* cursor) {
 namespace {
 int slot_of(uint16_t bit) {
   switch (bit) {
-    case bits::kRotX: return kRotX;
-    case bits::kRotY: return kRotY;
-    case bits::kRotZ: return kRotZ;
-    case bits::kLocX: return kLocX;
-    case bits::kLocY: return kLocY;
-    case bits::kLocZ: return kLocZ;
-    default: return -1;
+    case bits::kRotX:
+      return kRotX;
+    case bits::kRotY:
+      return kRotY;
+    case bits::kRotZ:
+      return kRotZ;
+    case bits::kLocX:
+      return kLocX;
+    case bits::kLocY:
+      return kLocY;
+    case bits::kLocZ:
+      return kLocZ;
+    default:
+      return -1;
   }
 }
 }  // namespace
@@ -194,7 +201,8 @@ void sample_joints(const Motion& motion, std::span<const int> joints, float fram
                    PoseCursor* cursor, const Rig& rig, std::span<JointPose> local) {
   if (cursor != nullptr && cursor->motion != &motion) cursor->reset(motion);
   for (int j : joints) {
-    if (j >= 0 && static_cast<size_t>(j) < local.size() && static_cast<size_t>(j) < motion.joints.size())
+    if (j >= 0 && static_cast<size_t>(j) < local.size() &&
+        static_cast<size_t>(j) < motion.joints.size())
       sample_joint(motion, j, frame, cursor, rig, local[j]);
   }
 }

@@ -41,7 +41,7 @@ enum MotionChannel : uint8_t { kRotX, kRotY, kRotZ, kLocX, kLocY, kLocZ, kMotion
 struct Motion {
   std::vector<ChannelCurve> curves;
   std::vector<std::array<int32_t, kMotionChannels>> joints;  // index into curves, -1 none
-  int end = 0;           // the last key frame: where the clip stops
+  int end = 0;  // the last key frame: where the clip stops
   uint32_t loop = 0;
   float loop_start = 0;
 };

@@ -2,7 +2,8 @@
 
 namespace animkit::monster_hunter {
 
-std::map<int, int> record_to_bone(int n_records, int n_bones, int offset, const std::set<int>& skip) {
+std::map<int, int> record_to_bone(int n_records, int n_bones, int offset,
+                                  const std::set<int>& skip) {
   std::map<int, int> out;
   int bone = offset;
   for (int r = 0; r < n_records; ++r) {
@@ -14,7 +15,8 @@ std::map<int, int> record_to_bone(int n_records, int n_bones, int offset, const 
   return out;
 }
 
-std::map<int, int> bone_to_record(int n_records, int n_bones, int offset, const std::set<int>& skip) {
+std::map<int, int> bone_to_record(int n_records, int n_bones, int offset,
+                                  const std::set<int>& skip) {
   std::map<int, int> out;
   for (const auto& [r, b] : record_to_bone(n_records, n_bones, offset, skip)) out[b] = r;
   return out;
@@ -22,20 +24,32 @@ std::map<int, int> bone_to_record(int n_records, int n_bones, int offset, const 
 
 int record_offset(std::optional<int> em) {
   if (em && (*em == 40 || *em == 58)) return 0;  // OFFSET = {40: 0, 58: 0}
-  return 2;                                       // DEFAULT_OFFSET
+  return 2;                                      // DEFAULT_OFFSET
 }
 
 std::set<int> record_skip(std::optional<int> em) {
   if (!em) return {};
   switch (*em) {
-    case 1: case 2: case 15: case 18: return {8, 15, 25};
-    case 7: return {21, 22};
-    case 16: case 56: return {22, 23, 24};
-    case 22: return {8};
-    case 47: return {17};
-    case 40: return {9, 10, 16, 17, 24, 31, 37, 38, 42, 47};
-    case 41: return {8, 9, 15, 16, 25, 27, 30, 31, 32, 34, 43, 48};
-    default: return {};
+    case 1:
+    case 2:
+    case 15:
+    case 18:
+      return {8, 15, 25};
+    case 7:
+      return {21, 22};
+    case 16:
+    case 56:
+      return {22, 23, 24};
+    case 22:
+      return {8};
+    case 47:
+      return {17};
+    case 40:
+      return {9, 10, 16, 17, 24, 31, 37, 38, 42, 47};
+    case 41:
+      return {8, 9, 15, 16, 25, 27, 30, 31, 32, 34, 43, 48};
+    default:
+      return {};
   }
 }
 

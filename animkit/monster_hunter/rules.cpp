@@ -47,7 +47,8 @@ const Rule& rule(const std::string& code) {
 
 std::string list_numbers(const std::vector<int>& numbers) {
   std::string out;
-  for (size_t i = 0; i < numbers.size() && i < 8; ++i) out += (i ? " " : "") + std::to_string(numbers[i]);
+  for (size_t i = 0; i < numbers.size() && i < 8; ++i)
+    out += (i ? " " : "") + std::to_string(numbers[i]);
   if (numbers.size() > 8) out += fmt::format(" (+{})", numbers.size() - 8);
   return out;
 }
@@ -127,8 +128,9 @@ void skeleton_rules(const Skeleton& s, bool mhfu, std::vector<Finding>& out) {
       if (p >= r.start && p < end && c < r.start) early.push_back(c);
     }
     if (!early.empty()) {
-      out.push_back(make("STREAM_SUBTREE", "",
-                         fmt::format("stream {} holds children {}", r.stream, list_numbers(early))));
+      out.push_back(
+          make("STREAM_SUBTREE", "",
+               fmt::format("stream {} holds children {}", r.stream, list_numbers(early))));
     }
   }
 }
@@ -142,15 +144,17 @@ void partition_rule(const Skeleton& s, const AnimPack& pack, std::vector<Finding
   for (size_t st = 0; st < pack.streams.size(); ++st) {
     std::set<int> counts;
     for (int32_t c : pack.streams[st])
-      if (c >= 0 && !pack.clips[c].tracks.empty()) counts.insert(static_cast<int>(pack.clips[c].tracks.size()));
+      if (c >= 0 && !pack.clips[c].tracks.empty())
+        counts.insert(static_cast<int>(pack.clips[c].tracks.size()));
     if (counts.empty()) continue;
     const auto it = part_size.find(static_cast<int>(st / 2));
     const int expected = it == part_size.end() ? 0 : it->second;
     if (counts != std::set<int>{expected}) {
       std::string list;
       for (int c : counts) list += (list.empty() ? "" : ", ") + std::to_string(c);
-      out.push_back(make("PARTITION", fmt::format("stream {}", st),
-                         fmt::format("stream {} carries [{}] tracks, its part {}", st, list, expected)));
+      out.push_back(
+          make("PARTITION", fmt::format("stream {}", st),
+               fmt::format("stream {} carries [{}] tracks, its part {}", st, list, expected)));
     }
   }
   for (const auto& [part, joints] : part_size) {
@@ -181,7 +185,8 @@ void clip_rules(const AnimPack& pack, const Skeleton* skeleton, std::vector<Find
       seen[ci] = true;
       const Clip& clip = pack.clips[ci];
       const int s = static_cast<int>(st), i = static_cast<int>(sl);
-      if (mhfu && clip.tracks.empty()) out.push_back(make("NO_TRACKS", where_of(s, i), "a clip with no tracks"));
+      if (mhfu && clip.tracks.empty())
+        out.push_back(make("NO_TRACKS", where_of(s, i), "a clip with no tracks"));
       for (size_t t = 0; t < clip.tracks.size(); ++t) {
         const Track& tr = clip.tracks[t];
         const int tj = static_cast<int>(t);
@@ -192,7 +197,8 @@ void clip_rules(const AnimPack& pack, const Skeleton* skeleton, std::vector<Find
           if (!scale.empty()) {
             std::string list;
             for (int b : scale) list += fmt::format("{}{:#05x}", list.empty() ? "" : " ", b);
-            out.push_back(make("SCALE_CHANNEL", where_of(s, i, tj, scale[0]), "scale channels " + list));
+            out.push_back(
+                make("SCALE_CHANNEL", where_of(s, i, tj, scale[0]), "scale channels " + list));
           }
         }
         std::set<int> bits_seen, dup;
@@ -207,7 +213,8 @@ void clip_rules(const AnimPack& pack, const Skeleton* skeleton, std::vector<Find
           bool animated_joint = true;
           if (skeleton != nullptr) {
             const auto it = joints.find(s / 2);
-            animated_joint = it != joints.end() && t < it->second.size() && it->second[t] < animated;
+            animated_joint =
+                it != joints.end() && t < it->second.size() && it->second[t] < animated;
           }
           if (animated_joint) {
             out.push_back(make("EMPTY_TRACK", where_of(s, i, tj),
@@ -217,7 +224,8 @@ void clip_rules(const AnimPack& pack, const Skeleton* skeleton, std::vector<Find
         for (const Channel& c : tr.channels) {
           // notes 1.2: first match only.
           if (c.keys.empty()) {
-            out.push_back(make("EMPTY_CHANNEL", where_of(s, i, tj, c.bit), "a channel with no keyframes"));
+            out.push_back(
+                make("EMPTY_CHANNEL", where_of(s, i, tj, c.bit), "a channel with no keyframes"));
             continue;
           }
           int min_frame = c.keys[0].frame;
@@ -230,7 +238,8 @@ void clip_rules(const AnimPack& pack, const Skeleton* skeleton, std::vector<Find
             out.push_back(make("NEGATIVE_FRAME", where_of(s, i, tj, c.bit),
                                fmt::format("a key at frame {}", min_frame)));
           } else if (!sorted) {
-            out.push_back(make("FRAME_ORDER", where_of(s, i, tj, c.bit), "key frames out of order"));
+            out.push_back(
+                make("FRAME_ORDER", where_of(s, i, tj, c.bit), "key frames out of order"));
           }
         }
       }
@@ -240,19 +249,22 @@ void clip_rules(const AnimPack& pack, const Skeleton* skeleton, std::vector<Find
 
 void template_rule(const Skeleton& s, const Skeleton& species, std::vector<Finding>& out) {
   if (s.bones.size() != species.bones.size()) {
-    out.push_back(make("TEMPLATE", "", fmt::format("{} bones, the species {}", s.bones.size(),
-                                                   species.bones.size())));
+    out.push_back(
+        make("TEMPLATE", "",
+             fmt::format("{} bones, the species {}", s.bones.size(), species.bones.size())));
     return;
   }
   std::vector<int> differ;
   for (size_t i = 0; i < s.bones.size(); ++i)
     if (s.bones[i].parent != species.bones[i].parent) differ.push_back(static_cast<int>(i));
-  if (!differ.empty()) out.push_back(make("TEMPLATE", "", "parents differ at bones " + list_numbers(differ)));
+  if (!differ.empty())
+    out.push_back(make("TEMPLATE", "", "parents differ at bones " + list_numbers(differ)));
 }
 
 }  // namespace
 
-std::vector<Finding> validate(const Skeleton* skeleton, const AnimPack* pack, const Skeleton* species) {
+std::vector<Finding> validate(const Skeleton* skeleton, const AnimPack* pack,
+                              const Skeleton* species) {
   std::vector<Finding> out;
   const bool mhfu = pack != nullptr ? pack->game == Game::kMhfu
                                     : skeleton != nullptr && skeleton->game() == Game::kMhfu;
@@ -307,11 +319,13 @@ std::vector<std::string> fix(AnimPack* pack, Skeleton* skeleton) {
           } else if (c.keys.empty()) {
             changes.push_back(where_of(s, i, tj, c.bit) + ": empty channel removed");
           } else {
-            const bool sorted = std::is_sorted(c.keys.begin(), c.keys.end(),
-                                               [](const Keyframe& a, const Keyframe& b) { return a.frame < b.frame; });
+            const bool sorted = std::is_sorted(
+                c.keys.begin(), c.keys.end(),
+                [](const Keyframe& a, const Keyframe& b) { return a.frame < b.frame; });
             if (!sorted) {
-              std::stable_sort(c.keys.begin(), c.keys.end(),
-                               [](const Keyframe& a, const Keyframe& b) { return a.frame < b.frame; });
+              std::stable_sort(
+                  c.keys.begin(), c.keys.end(),
+                  [](const Keyframe& a, const Keyframe& b) { return a.frame < b.frame; });
               changes.push_back(where_of(s, i, tj, c.bit) + ": keys sorted by frame");
             }
             kept.push_back(std::move(c));
@@ -333,9 +347,11 @@ std::vector<std::string> fix(AnimPack* pack, Skeleton* skeleton) {
           for (Track& t : clip.tracks)
             for (Channel& c : t.channels)
               for (Keyframe& k : c.keys) k.frame = static_cast<int16_t>(k.frame - min_frame);
-          changes.push_back(fmt::format("{}: keys shifted by {} frames", where_of(s, i), -min_frame));
+          changes.push_back(
+              fmt::format("{}: keys shifted by {} frames", where_of(s, i), -min_frame));
         } else {
-          changes.push_back(where_of(s, i) + ": negative frames left: the shift would overflow s16");
+          changes.push_back(where_of(s, i) +
+                            ": negative frames left: the shift would overflow s16");
         }
       }
       if (!mhfu) continue;

@@ -1,6 +1,7 @@
-// The engine rules (monster-hunter.txt, "Engine rules (MHFU)"; notes 1, mhfu_port.constraints.RULES):
-// what a pack and skeleton must keep for the game to load and play them, each finding with its
-// level, message and fix text; and fix(), which applies the documented repairs.
+// The engine rules (monster-hunter.txt, "Engine rules (MHFU)"; notes 1,
+// mhfu_port.constraints.RULES): what a pack and skeleton must keep for the game to load and play
+// them, each finding with its level, message and fix text; and fix(), which applies the documented
+// repairs.
 #pragma once
 
 #include <string>

@@ -77,7 +77,8 @@ Skeleton read_skeleton(Bytes bytes) {
   Skeleton s;
   s.magic = r.u32();
   if (s.magic != kMagicMhfu && s.magic != kMagicMhp3rd) {
-    r.fail_at(0, fmt::format("skeleton magic {:#010x}, expected 0xc0000000 or 0x80000000", s.magic));
+    r.fail_at(0,
+              fmt::format("skeleton magic {:#010x}, expected 0xc0000000 or 0x80000000", s.magic));
   }
   const uint32_t count = r.u32();
   if (count == 0) r.fail_at(4, "bone count + 1 is 0");
@@ -90,7 +91,8 @@ Skeleton read_skeleton(Bytes bytes) {
   const uint32_t count_word = r.u32();
   const uint32_t params_size = r.u32();
   if (params_size < 12 || params_size % 4 != 0) {
-    r.fail_at(0x14, fmt::format("parameter section size {:#x} is not 12 + 4 x values", params_size));
+    r.fail_at(0x14,
+              fmt::format("parameter section size {:#x} is not 12 + 4 x values", params_size));
   }
   const uint32_t values = (params_size - 12) / 4;
   if (values > (size - std::min<uint32_t>(size, 0x18)) / 4) {
@@ -115,8 +117,8 @@ Skeleton read_skeleton(Bytes bytes) {
                                           section, kBoneFixed, body.size() - start));
     }
     if (section != kBoneSectionMhfu && section != kBoneSectionMhp3rd) {
-      body.fail_at(start + 8, fmt::format("bone {} section size {:#x}: neither 0x10c nor 0x5c", i,
-                                          section));
+      body.fail_at(start + 8,
+                   fmt::format("bone {} section size {:#x}: neither 0x10c nor 0x5c", i, section));
     }
     b.index = body.i32();
     if (b.index != static_cast<int32_t>(i)) {
@@ -139,7 +141,8 @@ Skeleton read_skeleton(Bytes bytes) {
       const size_t zeros_at = body.pos();
       const Bytes zeros = body.bytes(kBoneSectionMhfu - kBoneFixed);
       for (size_t k = 0; k < zeros.size(); ++k) {
-        if (zeros[k] != 0) body.fail_at(zeros_at + k, fmt::format("bone {} padding is not zero", i));
+        if (zeros[k] != 0)
+          body.fail_at(zeros_at + k, fmt::format("bone {} padding is not zero", i));
       }
     }
     s.bones.push_back(b);

@@ -18,17 +18,17 @@ constexpr uint32_t kBoneSectionMhfu = 0x10C, kBoneSectionMhp3rd = 0x5C;
 constexpr uint32_t kBoneFixed = 0x54;  // the bytes every bone section has before its name/zeros
 
 struct Bone {
-  uint16_t kind = 1;      // 0x00: 0x40000000 | kind (1, 2 or 3)
-  uint32_t one = 1;       // 0x04: 1 on every file seen; kept as read
-  int32_t index = 0;      // 0x0C: the bone's own position
-  int32_t parent = -1;    // 0x10
+  uint16_t kind = 1;    // 0x00: 0x40000000 | kind (1, 2 or 3)
+  uint32_t one = 1;     // 0x04: 1 on every file seen; kept as read
+  int32_t index = 0;    // 0x0C: the bone's own position
+  int32_t parent = -1;  // 0x10
   int32_t first_child = -1;
   int32_t next_sibling = -1;
   std::array<float, 4> bind_scale{1, 1, 1, 1};     // 0x1C
   std::array<float, 4> bind_rotation{0, 0, 0, 1};  // 0x2C, Euler, w = 1
   std::array<float, 4> bind_position{0, 0, 0, 1};  // 0x3C, offset from the parent, w = 1
-  int32_t link = -1;      // 0x4C: on kind-2 bones an earlier bone's index
-  uint32_t stream = 0;    // 0x50: MHFU's animation part; MHP3rd 0
+  int32_t link = -1;                               // 0x4C: on kind-2 bones an earlier bone's index
+  uint32_t stream = 0;                             // 0x50: MHFU's animation part; MHP3rd 0
   // 0x54: MHP3rd's 8-byte name (a C string then leftovers); none: MHFU's 0xB8 zero bytes.
   std::optional<std::array<uint8_t, 8>> name;
 
@@ -43,7 +43,7 @@ struct Skeleton {
   std::vector<uint32_t> params;          // 0x18: 1 to 3 values; params[1] the animated count
   std::optional<uint32_t> params_count;  // 0x10 when it disagrees with params.size()
   std::vector<Bone> bones;
-  std::vector<uint8_t> tail;             // bytes after the header's size
+  std::vector<uint8_t> tail;  // bytes after the header's size
 
   Game game() const { return magic == kMagicMhp3rd ? Game::kMhp3rd : Game::kMhfu; }
   // notes 1.1: params[1] with at least two params, else the bone count.

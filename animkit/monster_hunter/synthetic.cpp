@@ -110,7 +110,8 @@ Monster synthetic_monster(const MonsterSpec& spec) {
       Clip c;
       c.loop = e % 2;
       c.loop_start = e % 2 ? 4.5f : 0.f;
-      for (int j = 0; j < spec.part_sizes[k]; ++j) c.tracks.push_back(joint_track(first_joint + j, e, spec));
+      for (int j = 0; j < spec.part_sizes[k]; ++j)
+        c.tracks.push_back(joint_track(first_joint + j, e, spec));
       p.clips.push_back(std::move(c));
       const SlotRef ref = entry_slot(k, e);
       p.streams[ref.stream][ref.slot] = static_cast<int32_t>(p.clips.size() - 1);

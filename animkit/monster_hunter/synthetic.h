@@ -13,11 +13,11 @@ namespace animkit::monster_hunter {
 struct MonsterSpec {
   Game game = Game::kMhfu;
   std::vector<int> part_sizes{4, 2, 2};  // part 0 the body (a chain), then subtrees (head, tail)
-  int severed = 0;        // non-animated bones after the animated ones: a second root chain
-  int entries = 4;        // MHFU: entries 0..entries-1 (100 and up in the odd streams)
+  int severed = 0;          // non-animated bones after the animated ones: a second root chain
+  int entries = 4;          // MHFU: entries 0..entries-1 (100 and up in the odd streams)
   std::set<int> head_only;  // MHFU: entries only part 1 holds
-  int keys = 4;           // keys per channel
-  int last_frame = 30;    // the last key frame of each clip
+  int keys = 4;             // keys per channel
+  int last_frame = 30;      // the last key frame of each clip
 };
 
 struct Monster {

@@ -62,9 +62,9 @@ void BM_ParseValidateSampleEveryEntry(benchmark::State& state) {
     benchmark::DoNotOptimize(world.data());
   }
   state.counters["poses"] = static_cast<double>(poses);
-  state.counters["pose_ns"] = benchmark::Counter(static_cast<double>(poses),
-                                                 benchmark::Counter::kIsIterationInvariantRate |
-                                                     benchmark::Counter::kInvert);
+  state.counters["pose_ns"] =
+      benchmark::Counter(static_cast<double>(poses), benchmark::Counter::kIsIterationInvariantRate |
+                                                         benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_ParseValidateSampleEveryEntry)->Unit(benchmark::kMillisecond);
 
@@ -75,7 +75,8 @@ void BM_Parse(benchmark::State& state) {
     const AnimPack pack = read_pack(f.pack);
     benchmark::DoNotOptimize(pack.clips.data());
   }
-  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(f.skeleton.size() + f.pack.size()));
+  state.SetBytesProcessed(state.iterations() *
+                          static_cast<int64_t>(f.skeleton.size() + f.pack.size()));
 }
 BENCHMARK(BM_Parse)->Unit(benchmark::kMicrosecond);
 

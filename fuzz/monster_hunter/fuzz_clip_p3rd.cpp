@@ -11,7 +11,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const Clip c = p3rd::read_clip(r);
     animkit::Writer w;
     p3rd::write_clip(c, w);
-    if (w.bytes().size() != r.pos() || !std::equal(w.bytes().begin(), w.bytes().end(), data)) std::abort();
+    if (w.bytes().size() != r.pos() || !std::equal(w.bytes().begin(), w.bytes().end(), data))
+      std::abort();
     const Motion m = prepare(c, c.tracks.size());
     for (const ChannelCurve& curve : m.curves) sample(curve, 3.5f);
   } catch (const animkit::Error&) {

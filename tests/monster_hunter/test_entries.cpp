@@ -23,7 +23,8 @@ TEST(MhEntries, EntryClipVectors) {
   EXPECT_EQ(entry_clip(205, 0), (SlotRef{2, 5}));
 }
 
-// "The Tigrex has 123 entries, and an id past them plays another (123 plays entry 0, 150 entry 27)."
+// "The Tigrex has 123 entries, and an id past them plays another (123 plays entry 0, 150 entry
+// 27)."
 TEST(MhEntries, WrapPastTheEntryCount) {
   EXPECT_EQ(wrap_entry(123, 123), 0);
   EXPECT_EQ(wrap_entry(150, 123), 27);

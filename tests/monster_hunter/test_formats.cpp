@@ -51,10 +51,9 @@ TEST(MhSkeleton, MhfuLayout) {
   const Skeleton s = four_bones(kMagicMhfu, {0, 3}, false);
   const std::vector<uint8_t> b = write_skeleton(s);
   ASSERT_EQ(b.size(), 0x20u + 4 * 0x10C);
-  EXPECT_EQ(words(b, 0, 8), (std::vector<uint32_t>{0xC0000000, 5, static_cast<uint32_t>(b.size()), 0,
-                                                   2, 0x14, 0, 3}));
-  EXPECT_EQ(words(b, 0x12C, 7),
-            (std::vector<uint32_t>{0x40000001, 1, 0x10C, 1, 0, 0xFFFFFFFF, 2}));
+  EXPECT_EQ(words(b, 0, 8), (std::vector<uint32_t>{0xC0000000, 5, static_cast<uint32_t>(b.size()),
+                                                   0, 2, 0x14, 0, 3}));
+  EXPECT_EQ(words(b, 0x12C, 7), (std::vector<uint32_t>{0x40000001, 1, 0x10C, 1, 0, 0xFFFFFFFF, 2}));
   const Skeleton back = read_skeleton(b);
   EXPECT_EQ(back, s);
   EXPECT_FALSE(back.params_count.has_value());
@@ -267,7 +266,8 @@ TEST(MhClip, Mhp3rdLayout) {
   p.streams = {{0}};
   const std::vector<uint8_t> b = write_pack(p);
   ASSERT_EQ(b.size(), 0x68u);
-  EXPECT_EQ(words(b, 0x14, 4), (std::vector<uint32_t>{3, 0x68 - 0x14, 1, std::bit_cast<uint32_t>(56.f)}));
+  EXPECT_EQ(words(b, 0x14, 4),
+            (std::vector<uint32_t>{3, 0x68 - 0x14, 1, std::bit_cast<uint32_t>(56.f)}));
   EXPECT_EQ(half(b, 0x24), 0);
   EXPECT_EQ(half(b, 0x26), 4);
   EXPECT_EQ(half(b, 0x28), 1);

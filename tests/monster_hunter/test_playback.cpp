@@ -23,7 +23,8 @@ TEST(MhHermite, HandWorkedWithNonZeroEases) {
   EXPECT_FLOAT_EQ(hermite(2, 0, 0, 0, 4, 0, 4), -2.0f);
 }
 
-// notes 5: spline(t0 3, x0 1, m0 9; t1 7, x1 5, m1 -9) is 1 at t = 3 and 5 at t = 7; t1 <= t0 is x0.
+// notes 5: spline(t0 3, x0 1, m0 9; t1 7, x1 5, m1 -9) is 1 at t = 3 and 5 at t = 7; t1 <= t0 is
+// x0.
 TEST(MhHermite, EndpointsAndDegenerateSpan) {
   EXPECT_FLOAT_EQ(hermite(3, 3, 1, 9, 7, 5, -9), 1.0f);
   EXPECT_FLOAT_EQ(hermite(7, 3, 1, 9, 7, 5, -9), 5.0f);
@@ -39,12 +40,13 @@ TEST(MhSample, LocationVectorIsAStraightLine) {
 }
 
 TEST(MhSample, HoldsOutsideAndStepsOnEqualFrames) {
-  const ChannelCurve c = make_curve({bits::kLocX, {{16, 2, 0, 0}, {32, 6, 0, 0}, {64, 6, 0, 0}, {80, 8, 0, 0}}});
+  const ChannelCurve c =
+      make_curve({bits::kLocX, {{16, 2, 0, 0}, {32, 6, 0, 0}, {64, 6, 0, 0}, {80, 8, 0, 0}}});
   EXPECT_FLOAT_EQ(sample(c, -5), 1.0f);  // before the first key: holds
   EXPECT_FLOAT_EQ(sample(c, 2), 1.0f);
-  EXPECT_FLOAT_EQ(sample(c, 6), 2.0f);   // two keys on frame 6: t equal to it gives the first
+  EXPECT_FLOAT_EQ(sample(c, 6), 2.0f);  // two keys on frame 6: t equal to it gives the first
   EXPECT_FLOAT_EQ(sample(c, 7), hermite(7, 6, 4, 0, 8, 5, 0));  // later t starts from the second
-  EXPECT_FLOAT_EQ(sample(c, 100), 5.0f);  // after the last: holds
+  EXPECT_FLOAT_EQ(sample(c, 100), 5.0f);                        // after the last: holds
 }
 
 TEST(MhSample, UnsortedKeysAreSortedStably) {

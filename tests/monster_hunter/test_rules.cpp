@@ -33,10 +33,10 @@ TEST(MhRules, GoodMonsterHasNoFindings) {
 }
 
 TEST(MhRules, TableHasEveryCode) {
-  for (const char* code : {"PARENT_ORDER", "ANIMATED_COUNT", "STREAM_RUNS", "STREAM_SUBTREE",
-                           "PARTITION", "NO_TRACKS", "SCALE_CHANNEL", "DUPLICATE_CHANNEL",
-                           "NEGATIVE_FRAME", "FRAME_ORDER", "EMPTY_CHANNEL", "PALETTE_JOINT",
-                           "EMPTY_GROUP", "TEMPLATE", "EMPTY_TRACK"}) {
+  for (const char* code :
+       {"PARENT_ORDER", "ANIMATED_COUNT", "STREAM_RUNS", "STREAM_SUBTREE", "PARTITION", "NO_TRACKS",
+        "SCALE_CHANNEL", "DUPLICATE_CHANNEL", "NEGATIVE_FRAME", "FRAME_ORDER", "EMPTY_CHANNEL",
+        "PALETTE_JOINT", "EMPTY_GROUP", "TEMPLATE", "EMPTY_TRACK"}) {
     EXPECT_NO_THROW(rule(code)) << code;
   }
   EXPECT_EQ(rule("FRAME_ORDER").level, Finding::Level::kWarning);
@@ -79,10 +79,10 @@ TEST(MhRules, EmptyTrackFiresAndFixRests) {
 TEST(MhRules, DuplicateNegativeOrderEmptyChannel) {
   Monster m = good();
   Clip& c = m.pack.clips[m.pack.streams[4][0]];
-  c.tracks[0].channels.push_back(c.tracks[0].channels[0]);         // duplicate rot X
-  c.tracks[1].channels[0].keys[0].frame = -3;                       // negative frame
+  c.tracks[0].channels.push_back(c.tracks[0].channels[0]);                      // duplicate rot X
+  c.tracks[1].channels[0].keys[0].frame = -3;                                   // negative frame
   std::swap(c.tracks[1].channels[1].keys[0], c.tracks[1].channels[1].keys[1]);  // out of order
-  c.tracks[1].channels.push_back({bits::kLocZ, {}});               // empty channel
+  c.tracks[1].channels.push_back({bits::kLocZ, {}});                            // empty channel
   const auto all = validate(&m.skeleton, &m.pack);
   ASSERT_EQ(with_code(all, "DUPLICATE_CHANNEL").size(), 1u);
   EXPECT_EQ(with_code(all, "DUPLICATE_CHANNEL")[0].where, "stream 4 slot 0 track 0 channel 0x008");

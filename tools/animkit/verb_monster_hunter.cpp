@@ -20,7 +20,8 @@ Json quat_json(Quat q) {
 }
 
 void add_sample(CLI::App& group, Cli& cli) {
-  auto* verb = group.add_subcommand("sample", "the pose of an MHFU entry or an MHP3rd clip at a frame");
+  auto* verb =
+      group.add_subcommand("sample", "the pose of an MHFU entry or an MHP3rd clip at a frame");
   static std::string skeleton_path, pack_path, game, parts_text;
   static std::optional<int> entry, clip, em;
   static float frame = 0;
@@ -30,7 +31,8 @@ void add_sample(CLI::App& group, Cli& cli) {
   verb->add_option("--entry", entry, "MHFU: the entry (ids past the entry count wrap)");
   verb->add_option("--clip", clip, "MHP3rd: the clip id, stream * 100 + slot");
   verb->add_option("--frame", frame, "the clip frame (fractional allowed; 30 per second)");
-  verb->add_option("--parts", parts_text, "MHFU: the parts the entry drives (e.g. 1 or 0,2; default all)");
+  verb->add_option("--parts", parts_text,
+                   "MHFU: the parts the entry drives (e.g. 1 or 0,2; default all)");
   verb->add_option("--em", em, "the species number (entry count, MHP3rd records)");
   verb->add_flag("--json", cli.json, "one JSON document");
   verb->callback([&cli] {
@@ -67,7 +69,8 @@ void add_sample(CLI::App& group, Cli& cli) {
       for (const auto& [id, joints] : mh::part_joints(skeleton)) {
         const auto cur = player.current(id);
         if (!cur && static_cast<int64_t>(joints.front()) >= skeleton.animated()) continue;
-        jparts.push_back({{"part", id}, {"joints", joints.size()},
+        jparts.push_back({{"part", id},
+                          {"joints", joints.size()},
                           {"stream", cur ? Json(cur->stream) : Json(nullptr)},
                           {"slot", cur ? Json(cur->slot) : Json(nullptr)}});
       }
@@ -87,15 +90,18 @@ void add_sample(CLI::App& group, Cli& cli) {
       const Quat q = mh::euler_quat(local[j].euler);
       const Quat r = rotation_of(world[j]);
       const Vec3 pos = world[j].translation();
-      joints.push_back({{"joint", j}, {"parent", skeleton.bones[j].parent},
-                        {"euler", vec_json(local[j].euler)}, {"quaternion", quat_json(q)},
+      joints.push_back({{"joint", j},
+                        {"parent", skeleton.bones[j].parent},
+                        {"euler", vec_json(local[j].euler)},
+                        {"quaternion", quat_json(q)},
                         {"translation", vec_json(local[j].translation)},
-                        {"position", vec_json(pos)}, {"rotation", quat_json(r)}});
-      text += fmt::format("joint {:3} euler ({:.6f}, {:.6f}, {:.6f}) t ({:.4f}, {:.4f}, {:.4f}) "
-                          "model ({:.4f}, {:.4f}, {:.4f})\n",
-                          j, local[j].euler.x, local[j].euler.y, local[j].euler.z,
-                          local[j].translation.x, local[j].translation.y, local[j].translation.z,
-                          pos.x, pos.y, pos.z);
+                        {"position", vec_json(pos)},
+                        {"rotation", quat_json(r)}});
+      text += fmt::format(
+          "joint {:3} euler ({:.6f}, {:.6f}, {:.6f}) t ({:.4f}, {:.4f}, {:.4f}) "
+          "model ({:.4f}, {:.4f}, {:.4f})\n",
+          j, local[j].euler.x, local[j].euler.y, local[j].euler.z, local[j].translation.x,
+          local[j].translation.y, local[j].translation.z, pos.x, pos.y, pos.z);
     }
     head["joints"] = joints;
     if (cli.json) {
@@ -109,7 +115,8 @@ void add_sample(CLI::App& group, Cli& cli) {
 }
 
 void add_fix(CLI::App& group, Cli& cli) {
-  auto* verb = group.add_subcommand("fix", "apply the engine rules' documented fixes to a pack (or skeleton)");
+  auto* verb = group.add_subcommand(
+      "fix", "apply the engine rules' documented fixes to a pack (or skeleton)");
   static std::string in, out, skeleton_path, game;
   verb->add_option("input", in, "animation pack (or skeleton) to repair")->required();
   verb->add_option("-o,--output", out, "where to write the repaired file")->required();
@@ -142,7 +149,10 @@ void add_fix(CLI::App& group, Cli& cli) {
     if (cli.json) {
       Json jl = Json::array();
       for (const Finding& f : left)
-        jl.push_back({{"level", to_string(f.level)}, {"code", f.code}, {"where", f.where}, {"message", f.message}});
+        jl.push_back({{"level", to_string(f.level)},
+                      {"code", f.code},
+                      {"where", f.where},
+                      {"message", f.message}});
       cli.out << Json{{"output", out}, {"changes", changes}, {"left", jl}}.dump() << "\n";
       return;
     }
@@ -170,8 +180,13 @@ void add_convert(CLI::App& group, Cli& cli) {
     const mh::Conversion c = mh::convert_pack(pack, mh::parse_game(to));
     write_file(out, mh::write_pack(c.pack));
     if (cli.json) {
-      cli.out << Json{{"output", out}, {"from", mh::to_string(pack.game)}, {"to", to},
-                      {"clips", c.pack.clips.size()}, {"report", c.report}}.dump() << "\n";
+      cli.out << Json{{"output", out},
+                      {"from", mh::to_string(pack.game)},
+                      {"to", to},
+                      {"clips", c.pack.clips.size()},
+                      {"report", c.report}}
+                     .dump()
+              << "\n";
       return;
     }
     for (const std::string& line : c.report) cli.out << "note: " << line << "\n";

@@ -1,6 +1,7 @@
 // The .gsc scanner and the linker of scripts and trees (cod-animtrees.txt, "File location and
 // selection", "Script integration"; cod-animtrees-loader.md, "Script references").
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -89,7 +90,10 @@ TEST(CodScanner, EachFileStartsWithoutATree) {
 struct Mod {
   std::filesystem::path dir;
   Mod() {
-    dir = std::filesystem::temp_directory_path() / "animkit_cod_mod_test";
+    // One folder per test and process: ctest runs tests in parallel.
+    dir = std::filesystem::temp_directory_path() /
+          ("animkit_cod_mod_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
+           "_" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir / "maps/mp");
     std::filesystem::create_directories(dir / "animtrees");

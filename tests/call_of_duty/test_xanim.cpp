@@ -2,6 +2,7 @@
 // queries, the registry and packing (cod-animtrees-loader.md, "The compact tree (XAnim)";
 // cod-animtrees.txt, "Runtime representation", "Sync groups", "Limits").
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -107,7 +108,8 @@ TEST(CodXAnim, NotDefined) {
 }
 
 TEST(CodAssets, MissingAssetAndManifest) {
-  const auto dir = std::filesystem::temp_directory_path() / "animkit_cod_assets_test";
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("animkit_cod_assets_test_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "walk").put('x');

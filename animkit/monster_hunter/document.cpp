@@ -229,7 +229,7 @@ Json MonsterDocument::dump() const {
 
 std::vector<Finding> MonsterDocument::validate() const {
   return monster_hunter::validate(skeleton_ ? &*skeleton_ : nullptr, pack_ ? &*pack_ : nullptr,
-                                  species_ ? &*species_ : nullptr);
+                                  species_ ? &*species_ : nullptr, options_.em);
 }
 
 std::string MonsterDocument::validate_summary(const std::vector<Finding>& findings) const {

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "animkit/monster_hunter/entries.h"
+#include "animkit/monster_hunter/records.h"
 
 namespace animkit::monster_hunter {
 
@@ -35,6 +36,10 @@ const std::vector<Rule>& rules() {
       // monster-hunter.txt, "Engine rules (MHFU)": "No empty track on an animated joint".
       {"EMPTY_TRACK", L::kError,
        "hold the joint still with zero-rotation keys spanning the clip (motion.rest)"},
+      // "MHP3rd: clip sets and records": the record offset follows the fork rule.
+      {"LOC_BELOW_FORK", L::kWarning,
+       "choose the record offset and skipped bones (--em) so location records land at or above "
+       "the body fork"},
   };
   return table;
 }
@@ -261,16 +266,45 @@ void template_rule(const Skeleton& s, const Skeleton& species, std::vector<Findi
     out.push_back(make("TEMPLATE", "", "parents differ at bones " + list_numbers(differ)));
 }
 
+// records.loc_below_fork over each distinct clip's location records.
+void fork_rule(const Skeleton& s, const AnimPack& pack, std::optional<int> em,
+               std::vector<Finding>& out) {
+  const std::vector<int> parents = s.parents();
+  const int fork = body_fork(parents);
+  std::vector<bool> seen(pack.clips.size(), false);
+  for (size_t st = 0; st < pack.streams.size(); ++st) {
+    for (size_t sl = 0; sl < pack.streams[st].size(); ++sl) {
+      const int32_t ci = pack.streams[st][sl];
+      if (ci < 0 || seen[ci]) continue;
+      seen[ci] = true;
+      const Clip& clip = pack.clips[ci];
+      std::set<int> loc_bones;
+      for (const auto& [bone, record] : for_monster(em, static_cast<int>(clip.tracks.size()),
+                                                    static_cast<int>(s.bones.size()))) {
+        for (const Channel& c : clip.tracks[record].channels)
+          if (c.bit & bits::kLocation) loc_bones.insert(bone);
+      }
+      const std::vector<int> below = loc_below_fork(parents, loc_bones);
+      if (!below.empty()) {
+        out.push_back(make("LOC_BELOW_FORK", where_of(static_cast<int>(st), static_cast<int>(sl)),
+                           fmt::format("location records land below the body fork {} at bones {}",
+                                       fork, list_numbers(below))));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<Finding> validate(const Skeleton* skeleton, const AnimPack* pack,
-                              const Skeleton* species) {
+                              const Skeleton* species, std::optional<int> em) {
   std::vector<Finding> out;
   const bool mhfu = pack != nullptr ? pack->game == Game::kMhfu
                                     : skeleton != nullptr && skeleton->game() == Game::kMhfu;
   if (skeleton != nullptr) skeleton_rules(*skeleton, mhfu, out);
   if (skeleton != nullptr && pack != nullptr && mhfu) partition_rule(*skeleton, *pack, out);
   if (pack != nullptr) clip_rules(*pack, skeleton, out);
+  if (skeleton != nullptr && pack != nullptr && !mhfu) fork_rule(*skeleton, *pack, em, out);
   if (skeleton != nullptr && species != nullptr) template_rule(*skeleton, *species, out);
   return out;
 }

@@ -4,6 +4,7 @@
 // repairs.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,16 +19,19 @@ struct Rule {
   Finding::Level level;
   const char* fix;
 };
-// Every code of the RULES table, and EMPTY_TRACK (the spec's "no empty track on an animated
-// joint", which the public tool does not check).
+// Every code of the RULES table, EMPTY_TRACK (the spec's "no empty track on an animated joint",
+// which the public tool does not check) and LOC_BELOW_FORK (MHP3rd's fork rule).
 const std::vector<Rule>& rules();
 const Rule& rule(const std::string& code);
 
 // Runs the rules on whatever is given (any may be null). MHFU packs get every rule; MHP3rd packs
 // the encoding-neutral ones (DUPLICATE_CHANNEL, NEGATIVE_FRAME, FRAME_ORDER, EMPTY_CHANNEL).
 // `species` is the template skeleton for TEMPLATE.
+// MHP3rd packs with a skeleton also get LOC_BELOW_FORK (a warning): the fork rule of
+// "MHP3rd: clip sets and records", every record with location channels at or above the body fork
+// under the record map of species `em` (records.for_monster).
 std::vector<Finding> validate(const Skeleton* skeleton, const AnimPack* pack,
-                              const Skeleton* species = nullptr);
+                              const Skeleton* species = nullptr, std::optional<int> em = {});
 // notes 1: "E errors, W warnings".
 std::string summary(const std::vector<Finding>& findings);
 

@@ -183,3 +183,29 @@ TEST(MhRules, Template) {
 
 }  // namespace
 }  // namespace animkit::monster_hunter
+
+namespace animkit::monster_hunter {
+namespace {
+
+// "every record with location channels lands at or above the body fork".
+TEST(MhRules, LocationRecordsBelowTheFork) {
+  MonsterSpec spec;
+  spec.game = Game::kMhp3rd;
+  spec.entries = 2;
+  Monster m = synthetic_monster(spec);  // the body fork is bone 0 (the tail hangs off it)
+  // Record 0 carries location; with the default offset 2 it lands on bone 2, below the fork.
+  const auto f = with_code(validate(&m.skeleton, &m.pack), "LOC_BELOW_FORK");
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(f[0].message, "location records land below the body fork 0 at bones 2");
+  EXPECT_EQ(f[0].level, Finding::Level::kWarning);
+  EXPECT_EQ(f[1].where, "stream 0 slot 1");
+  // em 40: offset 0, record 0 -> bone 0, the fork itself.
+  EXPECT_TRUE(validate(&m.skeleton, &m.pack, nullptr, 40).empty());
+  m.pack.clips[0].tracks[3].channels.push_back({bits::kLocX, {{16, 0, 0, 0}}});
+  const auto g = with_code(validate(&m.skeleton, &m.pack, nullptr, 40), "LOC_BELOW_FORK");
+  ASSERT_EQ(g.size(), 1u);
+  EXPECT_EQ(g[0].message, "location records land below the body fork 0 at bones 3");
+}
+
+}  // namespace
+}  // namespace animkit::monster_hunter

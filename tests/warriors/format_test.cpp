@@ -7,6 +7,7 @@
 #include "animkit/warriors/character.h"
 #include "animkit/warriors/clip.h"
 #include "animkit/warriors/container.h"
+#include "animkit/warriors/document.h"
 
 namespace animkit::warriors {
 namespace {
@@ -209,6 +210,63 @@ TEST(WarriorsContainer, BadInputIsAnError) {
         },
         Error);
   }
+}
+
+// The sniffs take only well-formed headers (other engines' files are not stolen).
+TEST(WarriorsContainer, SniffsRejectOtherFiles) {
+  const std::string json = R"({"engine": "warriors", "clips": {}})";
+  const std::vector<uint8_t> text(json.begin(), json.end());
+  const std::vector<uint8_t> zeros(64, 0);
+  std::vector<uint8_t> glb0 = {'g', 'l', 'T', 'F', 2, 0, 0, 0, 64, 0, 0, 0};
+  glb0.resize(64, 0);
+  const std::vector<uint8_t> glb = glb0;
+  for (const auto* b : {&text, &zeros, &glb}) {
+    EXPECT_FALSE(sniff_pack(*b));
+    EXPECT_FALSE(sniff_anm(*b));
+    EXPECT_FALSE(sniff_character(*b));
+  }
+  // A resource whose data_size disagrees with its chunks is not taken either.
+  std::vector<uint8_t> bytes = bytes_of(make_anm_resource(two_channel_clip()));
+  EXPECT_TRUE(sniff_anm(bytes));
+  bytes[4] += 16;
+  EXPECT_FALSE(sniff_anm(bytes));
+}
+
+// warriors.txt "Events": the documented types decoded by name.
+TEST(WarriorsClip, EventPayloads) {
+  AnimEvent e;
+  e.type = 0x0b;
+  e.position = {0x1234, 0, 0};
+  EXPECT_EQ(Json::parse(event_payload_json(e))["sound_id"], 0x1234);
+  e.type = 0x21;
+  e.arg1 = 19;
+  e.code = {'b', 'l', 'd', 0};
+  const Json fx = Json::parse(event_payload_json(e));
+  EXPECT_EQ(fx["effect"], "sub_bld");
+  EXPECT_EQ(fx["bone"], 19);
+  e.type = 0x3a;
+  const float fov = -1.0f;
+  uint32_t w;
+  std::memcpy(&w, &fov, 4);
+  e.position = {int16_t(w & 0xffff), int16_t(w >> 16), 0};
+  EXPECT_EQ(Json::parse(event_payload_json(e))["fov"].get<double>(), -1.0);
+  e.type = 0x20;
+  e.arg0 = 3;
+  e.arg1 = 0;
+  EXPECT_EQ(Json::parse(event_payload_json(e))["level"], 3);
+  EXPECT_EQ(event_name(0x2e), "slow_motion_on");
+  EXPECT_EQ(event_name(0x39), "power_camera_begin");
+}
+
+// warriors.txt "Descriptor": the channel count must equal the mask's bit count.
+TEST(WarriorsClip, ValidateChannelCount) {
+  AnmClip c = two_channel_clip();
+  EXPECT_TRUE(validate_clip(c, "clip").empty());
+  c.descriptor.set_bone(9);  // a bit without a channel
+  const std::vector<Finding> f = validate_clip(c, "clip");
+  ASSERT_FALSE(f.empty());
+  EXPECT_EQ(f[0].code, "CHANNEL_COUNT");
+  EXPECT_EQ(f[0].level, Finding::Level::kError);
 }
 
 }  // namespace

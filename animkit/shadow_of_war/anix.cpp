@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "animkit/core/writer.h"
+#include "animkit/shadow_of_war/text.h"
 
 namespace animkit::shadow_of_war {
 
@@ -188,10 +189,10 @@ Record parse_record(Reader r, uint32_t offset) {
   rec.duration_ms = r.u32();
   const size_t tables = 4u * groups + 3u * tracks + 16u * blocksets + 8u * named;
   if (tables > r.remaining()) {
-    r.fail(
-        fmt::format("clip '{}': {} groups, {} tracks, {} blocksets and {} named need {:#x} "
-                    "bytes of tables, the record has {:#x} left",
-                    rec.name(), groups, tracks, blocksets, named, tables, r.remaining()));
+    r.fail(fmt::format(
+        "clip '{}': {} groups, {} tracks, {} blocksets and {} named need {:#x} "
+        "bytes of tables, the record has {:#x} left",
+        printable(rec.name()), groups, tracks, blocksets, named, tables, r.remaining()));
   }
   rec.codecs.resize(groups);
   for (std::string& c : rec.codecs) {
@@ -312,7 +313,7 @@ void parse_anim_chunk(const Reader& chunk, AnimChunk& a) {
     }
     const uint32_t e = end_of(s);
     a.records.push_back(parse_record(chunk.sub(s, e - s), s));
-    spans.push_back({s, e, fmt::format("clip record '{}'", a.records.back().name())});
+    spans.push_back({s, e, fmt::format("clip record '{}'", printable(a.records.back().name()))});
   }
   if (has_dictionary) {
     const uint32_t s = a.event_dictionary_offset, e = s == size ? size : end_of(s);
@@ -336,7 +337,7 @@ void parse_block_chunk(const Reader& chunk, const AnimChunk& anim, BlockChunk& b
       if (e.offset > chunk.size() || e.size > chunk.size() - e.offset) {
         throw Error(fmt::format("clip '{}': blockset ({:#x} bytes at {:#x}) runs past the block "
                                 "chunk's end ({:#x})",
-                                rec.name(), e.size, e.offset, chunk.size()),
+                                printable(rec.name()), e.size, e.offset, chunk.size()),
                     chunk.base() + std::min<uint64_t>(e.offset, chunk.size()));
       }
       auto it =
@@ -359,8 +360,9 @@ void parse_block_chunk(const Reader& chunk, const AnimChunk& anim, BlockChunk& b
       seen.emplace_back(e.offset, e.size);
       bc.blocksets.push_back(
           parse_blockset(chunk.sub(e.offset, e.size), e.offset, rec.codecs.size()));
-      spans.push_back({e.offset, e.offset + e.size,
-                       fmt::format("blockset at {:#x} of clip '{}'", e.offset, rec.name())});
+      spans.push_back(
+          {e.offset, e.offset + e.size,
+           fmt::format("blockset at {:#x} of clip '{}'", e.offset, printable(rec.name()))});
     }
   }
   std::sort(bc.blocksets.begin(), bc.blocksets.end(),

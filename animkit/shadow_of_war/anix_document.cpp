@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "animkit/shadow_of_war/keyword.h"
+#include "animkit/shadow_of_war/text.h"
 
 namespace animkit::shadow_of_war {
 
@@ -43,18 +44,19 @@ const std::vector<std::string>* codecs_of(const AnixFile& f, uint32_t blockset_o
 
 Json dictionary_json(const EventDictionary& d) {
   Json j;
-  j["path"] = d.path;
-  j["strings"] = d.strings;
+  j["path"] = printable(d.path);
+  j["strings"] = Json::array();
+  for (const std::string& s : d.strings) j["strings"].push_back(printable(s));
   Json clips = Json::array();
   for (const ClipEvents& c : d.clips) {
     Json events = Json::array();
     for (uint32_t w : c.events) {
       const uint32_t i = event_string_index(w);
       Json e{{"word", hex(w)}, {"string_index", i}, {"ms", event_ms(w)}};
-      e["text"] = i == kNoText ? Json(nullptr) : Json(std::string(d.text(w)));
+      e["text"] = i == kNoText ? Json(nullptr) : Json(printable(d.text(w)));
       events.push_back(e);
     }
-    clips.push_back({{"name", c.name},
+    clips.push_back({{"name", printable(c.name)},
                      {"hash", hex(keyword_hash(c.name))},
                      {"frames", c.frames},
                      {"duration_ms", c.duration_ms},
@@ -106,14 +108,14 @@ Json to_json(const AnixFile& f) {
     const Record* r = a.record_at(e.offset);
     dir.push_back({{"name_hash", hex(e.name_hash)},
                    {"offset", hex(e.offset)},
-                   {"name", r ? r->name() : std::string()}});
+                   {"name", r ? printable(r->name()) : std::string()}});
   }
   anim["directory"] = dir;
   Json records = Json::array();
   for (const Record& r : a.records) {
     Json rec;
     rec["offset"] = hex(r.offset);
-    rec["name"] = r.name();
+    rec["name"] = printable(r.name());
     rec["flag"] = hex(r.flag);
     rec["size_field"] = hex(r.size_field);
     rec["blocksets"] = r.blockset_table.size();
@@ -177,7 +179,8 @@ Json to_json(const AnixFile& f) {
                                {"end_time", json_float(hd->end_time)},
                                {"keys", hd->keys}};
       } else if (g.codec == "STRI") {
-        gj["strings"] = stri_strings(g.bytes);
+        gj["strings"] = Json::array();
+        for (const std::string& s : stri_strings(g.bytes)) gj["strings"].push_back(printable(s));
       }
       gj["bytes"] = bytes_hex(g.bytes);
       groups.push_back(gj);
@@ -195,7 +198,7 @@ std::vector<Finding> check(const AnixFile& f, size_t actual_size) {
   std::vector<Finding> out;
   auto add = [&](Finding::Level level, std::string code, std::string where, std::string message,
                  std::string fix = {}) {
-    out.push_back({level, std::move(code), std::move(where), std::move(message), std::move(fix)});
+    out.push_back({level, std::move(code), printable(where), printable(message), std::move(fix)});
   };
   const auto E = Finding::Level::kError, W = Finding::Level::kWarning, I = Finding::Level::kInfo;
   const Header& h = f.header;
@@ -362,7 +365,7 @@ Animated to_neutral(const AnixFile& f) {
     const Record* r = f.anim_chunk.record_at(e.offset);
     if (!r) continue;
     Clip c;
-    c.name = r->name();
+    c.name = printable(r->name());
     c.duration = r->duration_ms / 1000.f;
     c.joints.resize(1);
     JointTracks& jt = c.joints[0];
@@ -375,11 +378,11 @@ Animated to_neutral(const AnixFile& f) {
       jt.rotation.add(c.duration, normalize(r->root.end_rotation));
     }
     if (d) {
-      if (const ClipEvents* ce = d->find(keyword_hash(c.name))) {
+      if (const ClipEvents* ce = d->find(keyword_hash(r->name()))) {
         for (uint32_t w : ce->events) {
           Event ev;
           ev.time = event_ms(w) / 1000.f;
-          ev.name = std::string(d->text(w));
+          ev.name = printable(d->text(w));
           ev.payload = "{}";
           c.events.push_back(ev);
         }
@@ -397,16 +400,16 @@ Animated to_neutral(const AnixFile& f) {
 Json AnixDocument::info() const {
   const AnixFile& f = file_;
   Json clips = Json::array();
-  for (const Record& r : f.anim_chunk.records) clips.push_back(r.name());
-  return {
-      {"format", "sow-anix"},
-      {"file_size", f.header.file_size},
-      {"tracks", f.header.track_count},
-      {"clips", f.anim_chunk.records.size()},
-      {"blocksets", f.block_chunk.blocksets.size()},
-      {"event_dictionary",
-       f.anim_chunk.event_dictionary ? Json(f.anim_chunk.event_dictionary->path) : Json(nullptr)},
-      {"clip_names", clips}};
+  for (const Record& r : f.anim_chunk.records) clips.push_back(printable(r.name()));
+  return {{"format", "sow-anix"},
+          {"file_size", f.header.file_size},
+          {"tracks", f.header.track_count},
+          {"clips", f.anim_chunk.records.size()},
+          {"blocksets", f.block_chunk.blocksets.size()},
+          {"event_dictionary", f.anim_chunk.event_dictionary
+                                   ? Json(printable(f.anim_chunk.event_dictionary->path))
+                                   : Json(nullptr)},
+          {"clip_names", clips}};
 }
 
 std::optional<Animated> AnixDocument::to_neutral() const {

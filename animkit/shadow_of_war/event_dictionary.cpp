@@ -4,6 +4,7 @@
 
 #include "animkit/core/writer.h"
 #include "animkit/shadow_of_war/keyword.h"
+#include "animkit/shadow_of_war/text.h"
 
 namespace animkit::shadow_of_war {
 
@@ -54,8 +55,8 @@ EventDictionary parse_event_dictionary(Reader r) {
     c.duration_ms = r.u32();
     const uint32_t n = r.u32();
     if (n > r.remaining() / 4) {
-      r.fail(fmt::format("event dictionary: clip '{}' has {} events, only {} bytes left", c.name, n,
-                         r.remaining()));
+      r.fail(fmt::format("event dictionary: clip '{}' has {} events, only {} bytes left",
+                         printable(c.name), n, r.remaining()));
     }
     c.events.resize(n);
     for (uint32_t& e : c.events) e = r.u32();

@@ -143,7 +143,7 @@ MovementMessage read_movement_message(Bytes bytes, const Choices& choices) {
     }
     if (choices.action_pad == Choices::ActionPad::kAlign4) {
       const size_t n = std::min(pad4(r.pos()), r.remaining());
-      for (size_t i = 0; i < n; ++i) m.action_pad.push_back(r.u8());
+      for (size_t i = 0; i < n; ++i) m.action_pad[i] = r.u8();
     }
     if (m.motion_flags & 0x01) m.sticky_object = r.u32();
   } else if (m.movement_type >= 6) {
@@ -184,7 +184,7 @@ std::vector<uint8_t> write_movement_message(const MovementMessage& m, const Choi
     }
     if (choices.action_pad == Choices::ActionPad::kAlign4) {
       const size_t n = pad4(w.pos());
-      for (size_t i = 0; i < n; ++i) w.u8(i < m.action_pad.size() ? m.action_pad[i] : 0);
+      for (size_t i = 0; i < n; ++i) w.u8(m.action_pad[i]);
     }
     if (m.motion_flags & 0x01) w.u32(m.sticky_object);
   } else if (m.movement_type >= 6) {

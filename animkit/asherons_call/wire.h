@@ -3,6 +3,7 @@
 // unpack_movement's type switch.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -48,11 +49,11 @@ struct MovementMessage {
   uint8_t movement_type = 0;  // 0 interpreted, 6-9 MoveTo / TurnTo
   uint8_t motion_flags = 0;   // 0x01 StickToObject, 0x02 StandingLongJump
   uint16_t current_style = 0;
-  WireInterpretedState state;       // type 0
-  std::vector<uint8_t> action_pad;  // type 0, the pad after the actions as read
-  uint32_t sticky_object = 0;       // type 0 with motion_flags & 1
-  MoveToRecord move_to;             // types 6-9
-  std::vector<uint8_t> tail;        // bytes after the body
+  WireInterpretedState state;           // type 0
+  std::array<uint8_t, 3> action_pad{};  // type 0, the pad after the actions as read
+  uint32_t sticky_object = 0;           // type 0 with motion_flags & 1
+  MoveToRecord move_to;                 // types 6-9
+  std::vector<uint8_t> tail;            // bytes after the body
   friend bool operator==(const MovementMessage&, const MovementMessage&) = default;
 };
 

@@ -1,8 +1,190 @@
-// The `animkit <engine> ...` verbs of the asherons_call module.
+// The `animkit ac ...` verbs (alias `asherons_call`): command ids, the movement message (decode
+// and encode, for writing scenarios), and conversion between the binary and JSON forms of
+// MotionTable and Animation objects (animkit/asherons_call/README.md).
+#include <fmt/format.h>
+
+#include "animkit/asherons_call/assets.h"
+#include "animkit/asherons_call/command_ids.h"
+#include "animkit/asherons_call/wire.h"
 #include "cli.h"
 
 namespace animkit::cli {
 
-void add_asherons_call_verbs(CLI::App& /*app*/, Cli& /*cli*/) {}
+namespace {
+using namespace animkit::asherons_call;
+
+void add_commands(CLI::App& group, Cli& cli) {
+  auto* verb = group.add_subcommand("commands", "the motion command ids by name, with their class");
+  verb->add_flag("--json", cli.json, "one JSON document");
+  verb->callback([&cli] {
+    Json list = Json::array();
+    for (uint32_t cls : {0x80000000u, 0x40000000u, 0x20000000u, 0x10000000u}) {
+      for (uint32_t low = 0; low < 0x200; ++low) {
+        for (uint32_t byte = 0; byte < 0x100; ++byte) {
+          const uint32_t id = (byte << 24) | low;
+          if ((id & 0xF0000000u) != cls || command_name(id).empty()) continue;
+          list.push_back(
+              Json{{"name", command_name(id)}, {"id", hex32(id)}, {"class", command_class(id)}});
+        }
+      }
+    }
+    if (cli.json) {
+      cli.out << list.dump() << "\n";
+    } else {
+      for (const Json& e : list) {
+        cli.out << fmt::format("{}  {:<20} {}\n", e["id"].get<std::string>(),
+                               e["name"].get<std::string>(), e["class"].get<std::string>());
+      }
+    }
+  });
+}
+
+Json message_json(const MovementMessage& m, const Choices& choices) {
+  Json j{{"opcode", fmt::format("0x{:04X}", m.opcode)},
+         {"guid", hex32(m.guid)},
+         {"instance_sequence", m.instance_sequence},
+         {"movement_sequence", m.movement_sequence},
+         {"server_control_sequence", m.server_control_sequence},
+         {"autonomous", m.autonomous},
+         {"movement_type", m.movement_type},
+         {"motion_flags", m.motion_flags},
+         {"current_style", fmt::format("0x{:04X}", m.current_style)}};
+  if (m.movement_type == 0) {
+    const InterpretedMotionState s = interpreted_state_from(m, choices);
+    Json actions = Json::array();
+    for (const ActionNode& a : s.actions) {
+      actions.push_back(Json{{"motion", command_label(a.motion)},
+                             {"speed", json_float(a.speed)},
+                             {"stamp", a.stamp},
+                             {"autonomous", a.autonomous}});
+    }
+    j["flags"] = m.state.flags;
+    j["state"] = Json{{"style", command_label(s.current_style)},
+                      {"forward", command_label(s.forward_command)},
+                      {"forward_speed", json_float(s.forward_speed)},
+                      {"sidestep", command_label(s.sidestep_command)},
+                      {"sidestep_speed", json_float(s.sidestep_speed)},
+                      {"turn", command_label(s.turn_command)},
+                      {"turn_speed", json_float(s.turn_speed)},
+                      {"actions", actions}};
+    if (m.motion_flags & 1) j["sticky_object"] = hex32(m.sticky_object);
+  } else if (m.movement_type >= 6) {
+    Json params = Json::array();
+    for (float f : m.move_to.params) params.push_back(json_float(f));
+    j["move_to"] = Json{{"target", hex32(m.move_to.target)},
+                        {"cell", hex32(m.move_to.cell)},
+                        {"origin", to_json(m.move_to.origin)},
+                        {"params_flags", m.move_to.params_flags},
+                        {"params", params},
+                        {"run_rate", json_float(m.move_to.run_rate)}};
+  }
+  if (!m.tail.empty()) j["tail_bytes"] = m.tail.size();
+  return j;
+}
+
+void add_wire(CLI::App& group, Cli& cli) {
+  auto* verb =
+      group.add_subcommand("wire", "decode a movement message (0xF74C / 0xF619) given in hex");
+  static std::string hex;
+  verb->add_option("hex", hex, "the message bytes in hex, from the opcode on")->required();
+  verb->add_flag("--json", cli.json, "one JSON document");
+  verb->callback([&cli] {
+    const MovementMessage m = read_movement_message(parse_hex(hex));
+    const Json j = message_json(m, Choices{});
+    cli.out << (cli.json ? j.dump() + "\n" : to_text(j));
+  });
+}
+
+void add_encode(CLI::App& group, Cli& cli) {
+  auto* verb = group.add_subcommand("encode", "a type-0 movement message in hex (for scenarios)");
+  static std::string forward = "Ready", sidestep, turn, style = "NonCombat";
+  static float forward_speed = 1, sidestep_speed = 1, turn_speed = 1;
+  static uint16_t seq = 1, server_seq = 0, instance = 0;
+  static bool autonomous = false;
+  verb->add_option("--forward", forward, "forward command (default Ready)");
+  verb->add_option("--forward-speed", forward_speed, "forward speed");
+  verb->add_option("--sidestep", sidestep, "sidestep command (SideStepRight)");
+  verb->add_option("--sidestep-speed", sidestep_speed, "sidestep speed");
+  verb->add_option("--turn", turn, "turn command (TurnRight)");
+  verb->add_option("--turn-speed", turn_speed, "turn speed");
+  verb->add_option("--style", style, "style (default NonCombat)");
+  verb->add_option("--seq", seq, "movement sequence");
+  verb->add_option("--server-seq", server_seq, "server-control sequence");
+  verb->add_option("--instance", instance, "object instance sequence");
+  verb->add_flag("--autonomous", autonomous, "mark as autonomous");
+  verb->add_flag("--json", cli.json, "print {\"hex\": ...}");
+  verb->callback([&cli] {
+    MovementMessage m;
+    m.movement_sequence = seq;
+    m.server_control_sequence = server_seq;
+    m.instance_sequence = instance;
+    m.autonomous = autonomous ? 1 : 0;
+    InterpretedMotionState s;
+    s.current_style = parse_command(style);
+    m.current_style = static_cast<uint16_t>(s.current_style);
+    s.forward_command = parse_command(forward);
+    s.forward_speed = forward_speed;
+    if (!sidestep.empty()) s.sidestep_command = parse_command(sidestep);
+    s.sidestep_speed = sidestep_speed;
+    if (!turn.empty()) s.turn_command = parse_command(turn);
+    s.turn_speed = turn_speed;
+    m.state = wire_state_from(s);
+    const std::string h = to_hex(write_movement_message(m));
+    cli.out << (cli.json ? Json{{"hex", h}}.dump() : h) << "\n";
+  });
+}
+
+void add_convert(CLI::App& group, Cli& cli) {
+  auto* verb = group.add_subcommand(
+      "convert", "MotionTable / Animation: binary <-> JSON (by the output's extension)");
+  static std::string in, out;
+  verb->add_option("input", in, "a motion table or animation, binary or JSON")->required();
+  verb->add_option("-o,--output", out, "OUT.json for the JSON form, anything else for binary")
+      ->required();
+  verb->add_flag("--json", cli.json, "report as JSON");
+  verb->callback([&cli] {
+    const std::vector<uint8_t> bytes = read_file(in);
+    const bool to_json_form = std::filesystem::path(out).extension() == ".json";
+    bool table = false;
+    if (looks_like_json(bytes)) {
+      const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+      table = text.find("\"motion_table\"") != std::string_view::npos;
+    } else {
+      table = looks_like_motion_table(bytes);
+    }
+    if (table) {
+      const MotionTable t = load_motion_table(in);
+      if (to_json_form)
+        write_text(out, to_json(t).dump(1) + "\n");
+      else
+        write_file(out, write_motion_table(t));
+    } else {
+      const Animation a = load_animation(in);
+      if (to_json_form)
+        write_text(out, to_json(a).dump(1) + "\n");
+      else
+        write_file(out, write_animation(a));
+    }
+    const std::string kind = table ? "motion_table" : "animation";
+    if (cli.json) {
+      cli.out << Json{{"input", in}, {"output", out}, {"kind", kind}}.dump() << "\n";
+    } else {
+      cli.out << fmt::format("{}: {} -> {}\n", kind, in, out);
+    }
+  });
+}
+
+}  // namespace
+
+void add_asherons_call_verbs(CLI::App& app, Cli& cli) {
+  auto* group =
+      app.add_subcommand("ac", "Asheron's Call: command ids, movement messages, conversions");
+  group->alias("asherons_call");
+  group->require_subcommand(1);
+  add_commands(*group, cli);
+  add_wire(*group, cli);
+  add_encode(*group, cli);
+  add_convert(*group, cli);
+}
 
 }  // namespace animkit::cli

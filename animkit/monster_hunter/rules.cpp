@@ -304,7 +304,8 @@ std::vector<Finding> validate(const Skeleton* skeleton, const AnimPack* pack,
   if (skeleton != nullptr) skeleton_rules(*skeleton, mhfu, out);
   if (skeleton != nullptr && pack != nullptr && mhfu) partition_rule(*skeleton, *pack, out);
   if (pack != nullptr) clip_rules(*pack, skeleton, out);
-  if (skeleton != nullptr && pack != nullptr && !mhfu) fork_rule(*skeleton, *pack, em, out);
+  // Only with the species: the default offset is a guess (notes 3: wrong for every pinned monster).
+  if (skeleton != nullptr && pack != nullptr && !mhfu && em) fork_rule(*skeleton, *pack, em, out);
   if (skeleton != nullptr && species != nullptr) template_rule(*skeleton, *species, out);
   return out;
 }

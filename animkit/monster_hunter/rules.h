@@ -27,9 +27,9 @@ const Rule& rule(const std::string& code);
 // Runs the rules on whatever is given (any may be null). MHFU packs get every rule; MHP3rd packs
 // the encoding-neutral ones (DUPLICATE_CHANNEL, NEGATIVE_FRAME, FRAME_ORDER, EMPTY_CHANNEL).
 // `species` is the template skeleton for TEMPLATE.
-// MHP3rd packs with a skeleton also get LOC_BELOW_FORK (a warning): the fork rule of
-// "MHP3rd: clip sets and records", every record with location channels at or above the body fork
-// under the record map of species `em` (records.for_monster).
+// MHP3rd packs with a skeleton and the species `em` also get LOC_BELOW_FORK (a warning): the fork
+// rule of "MHP3rd: clip sets and records", every record with location channels at or above the
+// body fork under the species' record map (records.for_monster).
 std::vector<Finding> validate(const Skeleton* skeleton, const AnimPack* pack,
                               const Skeleton* species = nullptr, std::optional<int> em = {});
 // notes 1: "E errors, W warnings".

@@ -193,8 +193,10 @@ TEST(MhRules, LocationRecordsBelowTheFork) {
   spec.game = Game::kMhp3rd;
   spec.entries = 2;
   Monster m = synthetic_monster(spec);  // the body fork is bone 0 (the tail hangs off it)
-  // Record 0 carries location; with the default offset 2 it lands on bone 2, below the fork.
-  const auto f = with_code(validate(&m.skeleton, &m.pack), "LOC_BELOW_FORK");
+  // Without the species the rule does not run (the default offset is a guess).
+  EXPECT_TRUE(validate(&m.skeleton, &m.pack).empty());
+  // em 7: offset 2 (the default), skip 21 22: record 0 (location) lands on bone 2, below the fork.
+  const auto f = with_code(validate(&m.skeleton, &m.pack, nullptr, 7), "LOC_BELOW_FORK");
   ASSERT_EQ(f.size(), 2u);
   EXPECT_EQ(f[0].message, "location records land below the body fork 0 at bones 2");
   EXPECT_EQ(f[0].level, Finding::Level::kWarning);

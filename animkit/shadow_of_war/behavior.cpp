@@ -53,6 +53,13 @@ uint32_t BlendGraph::value_index(std::string_view n) const {
   throw Error(fmt::format("graph '{}': no character value '{}'", name, n));
 }
 
+uint32_t BlendGraph::add_value(const std::string& n) {
+  for (size_t i = 0; i < value_names.size(); ++i)
+    if (value_names[i] == n) return static_cast<uint32_t>(i);
+  value_names.push_back(n);
+  return static_cast<uint32_t>(value_names.size() - 1);
+}
+
 int32_t BlendGraph::first_passing_link(int32_t state, const std::vector<float>& values) const {
   if (state < 0 || static_cast<size_t>(state) >= states.size()) return -1;
   for (int32_t link : states[state].Links) {
@@ -177,6 +184,8 @@ BlendGraph blend_graph_from_json(const Json& j) {
         }
       }
     }
+    if (j.contains("values"))
+      for (const Json& v : j["values"]) g.add_value(v.get<std::string>());
     const std::string start = j.value("start", g.states[0].name);
     g.start = g.find_state(start);
     if (g.start < 0) throw Error("graph: no start state '" + start + "'");

@@ -55,6 +55,8 @@ struct BlendGraph {
 
   int32_t find_state(std::string_view name) const;    // -1 when absent
   uint32_t value_index(std::string_view name) const;  // throws when absent
+  // Declares a character value no predicate reads (before characters are created).
+  uint32_t add_value(const std::string& name);
   // The first link of `state` whose predicate passes, or -1.
   int32_t first_passing_link(int32_t state, const std::vector<float>& values) const;
 };

@@ -86,6 +86,21 @@ bool at_rest(float since_stamp, float brain_seconds, float speed, const RestSett
   return t >= s.rest_time || (t >= s.slow_rest_time && speed < s.AtRestSpeed);
 }
 
+void DeadBody::start(RagdollRing& ring, const Brain* brain) {
+  controller.brain = brain;
+  ring.claim(controller);
+}
+
+void DeadBody::update(const BrainSample& sample, float speed, float dt,
+                      const RestSettings& settings) {
+  since_stamp += dt;
+  if (controller.slot >= 0 && controller.brain) {
+    controller.step(sample, dt);
+    brain_seconds += dt;
+  }
+  resting = resting || at_rest(since_stamp, brain_seconds, speed, settings);
+}
+
 Brain brain_from_json(const Json& j) {
   Brain b;
   try {

@@ -98,6 +98,20 @@ struct RestSettings {
 bool at_rest(float seconds_since_stamp, float brain_seconds, float speed,
              const RestSettings& settings = {});
 
+// A dead body's part of the dead-body step (0x2F8460): the ring slot claimed at death, then on
+// every later frame the brain step and the rest test. The brain's running time is the time the
+// brain stepped (its controller held a slot), left out of the rest count (README, Choices).
+struct DeadBody {
+  RagdollController controller;
+  float since_stamp = 0;
+  float brain_seconds = 0;
+  bool resting = false;
+  // Step 2: claims a ring slot; the brain starts only with a ragdoll config (`brain`).
+  void start(RagdollRing& ring, const Brain* brain);
+  // Step 4: runs the brain, then tests for rest (once at rest, stays at rest).
+  void update(const BrainSample& sample, float speed, float dt, const RestSettings& settings);
+};
+
 // Character/Models/Global body settings, copied into char+0x1E50 when a character is created
 // (shipped values as defaults).
 struct DeathSettings {

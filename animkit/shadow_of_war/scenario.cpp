@@ -63,6 +63,29 @@ const std::shared_ptr<AnimObject>& Scene::file(const std::string& path) {
   throw Error(fmt::format("scenario: no file '{}'", path));
 }
 
+void Scene::kill(const std::string& name) {
+  if (dead.count(name)) return;
+  auto body = std::make_unique<DeadBody>();
+  body->start(ring, brain ? &*brain : nullptr);
+  dead[name] = std::move(body);
+}
+
+void Scene::update_dead(float dt) {
+  for (auto& c : crowd->characters()) {
+    auto it = dead.find(c->name());
+    if (it == dead.end()) continue;
+    auto value = [&](const char* n) { return c->value(n); };
+    BrainSample s;
+    s.height = value("height");
+    s.velocity = value("velocity");
+    s.average_body_velocity = value("average_body_velocity");
+    s.spine_upright = value("spine_upright");
+    s.head_severed = value("head_severed") != 0.f;
+    s.combat_state = static_cast<int32_t>(value("combat_state"));
+    it->second->update(s, s.velocity, dt, rest);
+  }
+}
+
 namespace {
 
 // A member of an object, or an empty array / object: a reference that outlives the loop using it.
@@ -150,6 +173,14 @@ Scene scene_from_json(const Json& s, const std::filesystem::path& base, int work
       d.BodyDeathForceScale = g.value("BodyDeathForceScale", d.BodyDeathForceScale);
       d.BodyStickDist = g.value("BodyStickDist", d.BodyStickDist);
     }
+    if (s.contains("brain")) scene.brain = brain_from_json(s["brain"]);
+    // The values characters are given, and those a dead body's brain samples.
+    for (const Json& c : list(s, "characters"))
+      for (const auto& [v, x] : object(c, "values").items()) scene.graph->add_value(v);
+    for (const char* v : {"height", "velocity", "average_body_velocity", "spine_upright",
+                          "head_severed", "combat_state"})
+      scene.graph->add_value(v);
+    scene.rest.AtRestSpeed = num(s, "AtRestSpeed", scene.rest.AtRestSpeed);
     scene.crowd = std::make_unique<Crowd>(workers < 0 ? kDefaultWorkers : workers);
     for (const Json& c : list(s, "characters")) {
       const int count = c.value("count", 1);
@@ -197,6 +228,18 @@ Json frame_json(const Scene& scene, int frame, float time) {
     cj["trackers"] = trackers;
     cj["operations"] = ops;
     cj["root"] = to_json(m.output[0].translation);
+    auto it = scene.dead.find(c->name());
+    if (it != scene.dead.end()) {
+      const DeadBody& d = *it->second;
+      cj["ragdoll"] = {
+          {"slot", d.controller.slot},
+          {"controller", d.controller.current_name()},
+          {"prior", d.controller.prior >= 0
+                        ? Json(d.controller.brain->BehaviorControllers[d.controller.prior].name)
+                        : Json(nullptr)},
+          {"time", json_float(d.since_stamp)},
+          {"at_rest", d.resting}};
+    }
     chars.push_back(cj);
   }
   return {{"frame", frame}, {"time", json_float(time)}, {"characters", chars}};
@@ -219,8 +262,15 @@ std::string frame_text(const Scene& scene, int frame, float time) {
         ops += fmt::format("({})", op.entry);
       }
     }
-    out += fmt::format("frame {:4} t={:.4f} {} [{}] trackers: {} | ops: {}\n", frame, time,
-                       c->name(), c->state()->name, trackers, ops);
+    std::string ragdoll;
+    auto it = scene.dead.find(c->name());
+    if (it != scene.dead.end()) {
+      const DeadBody& d = *it->second;
+      ragdoll = fmt::format(" | ragdoll slot {} {}{}", d.controller.slot,
+                            d.controller.current_name(), d.resting ? " at rest" : "");
+    }
+    out += fmt::format("frame {:4} t={:.4f} {} [{}] trackers: {} | ops: {}{}\n", frame, time,
+                       c->name(), c->state()->name, trackers, ops, ragdoll);
   }
   return out;
 }
@@ -246,6 +296,7 @@ int play(const Json& s, const std::filesystem::path& base, const PlayOptions& op
           if (c->name() != who) continue;
           found = true;
           for (const auto& [v, x] : object(ev, "values").items()) c->set_value(v, x.get<float>());
+          if (ev.value("die", false)) scene.kill(who);
           if (ev.contains("enter")) {
             const int32_t st = scene.graph->find_state(ev["enter"].get<std::string>());
             if (st < 0) throw Error("script: no state " + ev["enter"].dump());
@@ -276,6 +327,7 @@ int play(const Json& s, const std::filesystem::path& base, const PlayOptions& op
       }
     }
     scene.crowd->frame(dt);
+    scene.update_dead(dt);
     time += dt;
     if (options.json) {
       out << frame_json(scene, f, time).dump() << "\n";

@@ -12,7 +12,12 @@
 //    "characters": [{"name": "orc_0", "family": "orc", "values": {"speed": 0}}],
 //    "script": [{"frame": 10, "character": "orc_0", "values": {"speed": 3}},
 //               {"frame": 20, "record": "Run", "fields": {"Rate": 1.5}},
-//               {"frame": 30, "unload": "orc/loco.anix"}, {"frame": 31, "load": "orc/loco.anix"}]}
+//               {"frame": 30, "unload": "orc/loco.anix"}, {"frame": 31, "load": "orc/loco.anix"},
+//               {"frame": 40, "character": "orc_0", "die": true}],
+//    "brain": {...} (ragdoll.h, brain_from_json), "AtRestSpeed": 15}
+// A dead character's brain samples its values "height", "velocity", "average_body_velocity",
+// "spine_upright", "head_severed" (non-zero: true) and "combat_state"; the rest test reads
+// "velocity" as its speed.
 #pragma once
 
 #include <filesystem>
@@ -41,6 +46,14 @@ struct Scene {
   std::shared_ptr<BlendGraph> graph;
   std::unique_ptr<Crowd> crowd;
   DeathSettings global;  // Character/Models/Global
+  // Ragdolls: the ring of eight, the brain of the scene's ragdoll config (when given), the rest
+  // settings, and the dead bodies by character name.
+  RagdollRing ring;
+  std::optional<Brain> brain;
+  RestSettings rest;
+  std::map<std::string, std::unique_ptr<DeadBody>> dead;
+  void kill(const std::string& character);
+  void update_dead(float dt);
 
   ClipTable* table(const std::string& family);
   std::vector<ClipTable*> table_list();

@@ -7,10 +7,12 @@
 
 #include "animkit/core/error.h"
 #include "animkit/core/sampling_job.h"
+#include "animkit/shadow_of_war/anix_document.h"
 #include "animkit/shadow_of_war/character.h"
 #include "animkit/shadow_of_war/demo.h"
 #include "animkit/shadow_of_war/keyword.h"
 #include "animkit/shadow_of_war/scenario.h"
+#include "fixtures.h"
 
 namespace animkit::shadow_of_war {
 namespace {
@@ -374,6 +376,58 @@ TEST(Keywords, TheClipPlayingCarriesAKeyword) {
   EXPECT_FALSE(obj->events->carries_keyword(*a, kRagdollKeywords[1].hash));
   EXPECT_TRUE(
       obj->events->carries_keyword(*obj->events_of(obj->clips[1]), kRagdollKeywords[1].hash));
+}
+
+}  // namespace
+}  // namespace animkit::shadow_of_war
+
+namespace animkit::shadow_of_war {
+namespace {
+
+// Spec, "The ring of eight" and "The dead-body step", through `animkit play`: ten deaths, at most
+// eight powered ragdolls; the brain runs only while its controller holds a slot, and the rest
+// count leaves the brain's running time out.
+TEST(Play, DeathsClaimTheRingOfEight) {
+  Json s = Json::parse(R"({"engine": "shadow_of_war", "joints": 4, "frames": 250, "dt": 0.1,
+    "files": [{"path": "a.anix", "clips": [{"name": "idle", "duration": 1}]}],
+    "graph": {"states": [{"name": "Idle", "clip": "idle"}]},
+    "brain": {"name": "Orc_Base", "BehaviorControllers": [
+      {"name": "WritheOnGroundController", "TimeOnGround": [2, 1000]},
+      {"name": "DieController"}]},
+    "characters": [{"name": "orc", "count": 10, "values": {"height": 0, "velocity": 100}}],
+    "script": []})");
+  for (int i = 0; i < 10; ++i)
+    s["script"].push_back({{"frame", i}, {"character", "orc_" + std::to_string(i)}, {"die", true}});
+  std::ostringstream out;
+  PlayOptions o;
+  o.json = true;
+  play(s, ".", o, out);
+  std::istringstream lines(out.str());
+  std::string line;
+  std::vector<Json> frames;
+  while (std::getline(lines, line)) frames.push_back(Json::parse(line));
+  ASSERT_EQ(frames.size(), 250u);
+  const Json& f10 = frames[10]["characters"];
+  EXPECT_EQ(f10[0]["ragdoll"]["slot"], -1);  // released by the ninth claim
+  EXPECT_EQ(f10[1]["ragdoll"]["slot"], -1);
+  EXPECT_EQ(f10[8]["ragdoll"]["slot"], 0);
+  EXPECT_EQ(f10[9]["ragdoll"]["slot"], 1);
+  EXPECT_EQ(f10[9]["ragdoll"]["controller"], "DieController");
+  EXPECT_EQ(frames[40]["characters"][9]["ragdoll"]["controller"], "WritheOnGroundController");
+  EXPECT_EQ(frames[40]["characters"][9]["ragdoll"]["prior"], "DieController");
+  // orc_0 lost its slot at frame 8 after 0.8 s of brain: at rest 15 s after that (speed stays
+  // high), about frame 157.
+  EXPECT_FALSE(frames[150]["characters"][0]["ragdoll"]["at_rest"].get<bool>());
+  EXPECT_TRUE(frames[160]["characters"][0]["ragdoll"]["at_rest"].get<bool>());
+}
+
+TEST(AnixText, InvalidUtf8NamesDumpAsEscapes) {
+  AnixBuild b = testing::one_clip();
+  b.clips[0].name = "bad\xff\xfe";
+  const AnixFile f = build_anix(b);
+  const Json j = to_json(f);
+  EXPECT_EQ(j["anim_chunk"]["records"][0]["name"], "bad\\xff\\xfe");
+  EXPECT_NO_THROW(j.dump());
 }
 
 }  // namespace

@@ -10,10 +10,22 @@
 
 namespace animkit::warriors {
 
+std::string printable(std::span<const uint8_t> bytes) {
+  std::string s;
+  for (uint8_t c : bytes) {
+    if (c >= 0x20 && c < 0x7f) {
+      s.push_back(static_cast<char>(c));
+    } else {
+      s += fmt::format("\\x{:02x}", c);
+    }
+  }
+  return s;
+}
+
 std::string Descriptor::name_text() const {
   size_t n = 0;
   while (n < name.size() && name[n] != 0) ++n;
-  return std::string(reinterpret_cast<const char*>(name.data()), n);
+  return printable(std::span<const uint8_t>(name.data(), n));
 }
 
 void Descriptor::set_name(std::string_view text) {
@@ -267,8 +279,9 @@ std::string event_payload_json(const AnimEvent& e) {
       j["level"] = uint32_t(e.arg0) | uint32_t(e.arg1) << 16;
       break;
     case 0x21: {  // named effect: +0x06 the bone, transform, +0x14 a three-letter code
-      std::string code;
-      for (int i = 0; i < 3 && e.code[i] != 0; ++i) code += static_cast<char>(e.code[i]);
+      size_t n = 0;
+      while (n < 3 && e.code[n] != 0) ++n;
+      const std::string code = printable(std::span<const uint8_t>(e.code.data(), n));
       j["bone"] = static_cast<int16_t>(e.arg1);
       j["code"] = code;
       j["effect"] = "sub_" + code;

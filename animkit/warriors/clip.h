@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,9 @@ struct Descriptor {
   void set_bone(int bone) { bone_mask[bone / 8] |= uint8_t(1u << (bone % 8)); }
   int mask_bit_count() const;
 };
+
+// Text of bytes as JSON can carry it: printable ASCII kept, any other byte as "\xNN".
+std::string printable(std::span<const uint8_t> bytes);
 
 // A key (8 bytes), warriors.txt "Keyframes".
 struct Key {

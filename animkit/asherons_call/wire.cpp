@@ -142,7 +142,7 @@ MovementMessage read_movement_message(Bytes bytes, const Choices& choices) {
       a.speed = r.f32();
     }
     if (choices.action_pad == Choices::ActionPad::kAlign4) {
-      const size_t n = std::min(pad4(r.pos()), r.remaining());
+      const size_t n = pad4(r.pos());  // ACE writes it: a truncated pad is an error
       for (size_t i = 0; i < n; ++i) m.action_pad[i] = r.u8();
     }
     if (m.motion_flags & 0x01) m.sticky_object = r.u32();

@@ -273,10 +273,21 @@ Json task_json(const AnimTask& t) {
   return j;
 }
 
+int play(const Json& scenario, const std::filesystem::path& base, bool json, std::ostream& out);
+
 }  // namespace
 
 int play_scenario(const Json& scenario, const std::filesystem::path& base, bool json,
                   std::ostream& out) {
+  try {
+    return play(scenario, base, json, out);
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(fmt::format("scenario: {}", e.what()));
+  }
+}
+
+namespace {
+int play(const Json& scenario, const std::filesystem::path& base, bool json, std::ostream& out) {
   if (!scenario.is_object()) throw Error("the scenario must be a JSON object");
   Player p;
   load_set(scenario, base, p.set);
@@ -371,5 +382,7 @@ int play_scenario(const Json& scenario, const std::filesystem::path& base, bool 
   }
   return 0;
 }
+
+}  // namespace
 
 }  // namespace animkit::warriors

@@ -27,9 +27,16 @@ std::array<float, 4> read_vec4(Reader& r, const char* what) {
 
 std::string Bone::name_text() const {
   if (!name) return {};
-  size_t n = 0;
-  while (n < name->size() && (*name)[n] != 0) ++n;
-  return std::string(reinterpret_cast<const char*>(name->data()), n);
+  std::string out;
+  for (uint8_t c : *name) {
+    if (c == 0) break;
+    if (c >= 0x20 && c < 0x7F && c != '\\') {
+      out += static_cast<char>(c);
+    } else {
+      out += fmt::format("\\x{:02x}", c);
+    }
+  }
+  return out;
 }
 
 bool operator==(const Bone& a, const Bone& b) {

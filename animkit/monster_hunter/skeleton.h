@@ -33,7 +33,8 @@ struct Bone {
   std::optional<std::array<uint8_t, 8>> name;
 
   uint32_t section_size() const { return name ? kBoneSectionMhp3rd : kBoneSectionMhfu; }
-  // The name up to its first NUL ("" without a name).
+  // The name up to its first NUL ("" without a name); bytes outside printable ASCII are written
+  // as \xNN so the text is always valid UTF-8 (JSON, glTF node names).
   std::string name_text() const;
   friend bool operator==(const Bone& a, const Bone& b);
 };

@@ -359,3 +359,15 @@ TEST(MhUnits, QuantizeVectors) {
 
 }  // namespace
 }  // namespace animkit::monster_hunter
+
+namespace animkit::monster_hunter {
+namespace {
+
+TEST(MhSkeleton, NameTextIsAlwaysPrintable) {
+  Bone b;
+  b.name = std::array<uint8_t, 8>{'A', 0xE9, '\\', 0x01, 0, 'x', 0, 0};
+  EXPECT_EQ(b.name_text(), "A\\xe9\\x5c\\x01");
+}
+
+}  // namespace
+}  // namespace animkit::monster_hunter

@@ -19,11 +19,19 @@ std::string_view text_of(Bytes bytes) {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
 }
 
+// `"asherons_call": "<kind>"` (a scenario's `"engine": "asherons_call"` does not match).
 bool json_kind(Bytes head, std::string_view kind) {
   if (!looks_like_json(head)) return false;
   const std::string_view s = text_of(head);
-  const size_t at = s.find("\"asherons_call\"");
-  return at != std::string_view::npos && s.find(kind, at) != std::string_view::npos;
+  constexpr std::string_view key = "\"asherons_call\"";
+  for (size_t at = s.find(key); at != std::string_view::npos; at = s.find(key, at + 1)) {
+    size_t i = at + key.size();
+    while (i < s.size() &&
+           (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' || s[i] == ':'))
+      ++i;
+    if (s.substr(i, kind.size()) == kind) return true;
+  }
+  return false;
 }
 
 std::optional<Parts> parts_option(const Options& options) {

@@ -312,7 +312,8 @@ void unpack_movement(PhysicsObj& obj, const MovementMessage& m) {
     case 0: {
       if (!interp.initted) interp.enter_default_state();  // MovementManager creates it
       interp.move_to_interpreted_state(interpreted_state_from(m, obj.choices()));
-      if (m.motion_flags & 0x01) obj.sticky_object = m.sticky_object;  // stick_to_object
+      if ((m.motion_flags & 0x01) && m.sticky_object != 0)
+        obj.sticky_object = m.sticky_object;  // stick_to_object
       interp.standing_longjump = (m.motion_flags & 0x02) != 0;
       break;
     }

@@ -65,6 +65,11 @@ TEST(AcModule, FormatsSniffAndOpen) {
   doc = reg.open(dir / "anims" / "0x03000101.json", {}, &used);
   EXPECT_EQ(used->name, "ac-animation-json");
   EXPECT_EQ(doc->dump()["num_frames"], 30);
+  // a scenario names the engine and a motion_table file, but is neither kind
+  const std::string scenario =
+      R"({"engine": "asherons_call", "motion_table": "table.json", "ticks": []})";
+  const Bytes head(reinterpret_cast<const uint8_t*>(scenario.data()), scenario.size());
+  EXPECT_EQ(reg.detect("s.json", head), nullptr);
 }
 
 TEST(AcModule, OpenSetExportsCyclesAndLinks) {

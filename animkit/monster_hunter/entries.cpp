@@ -266,6 +266,18 @@ void EntryPlayer::pose(std::span<JointPose> local, std::span<Mat4> world) {
     local_to_world(rig_, local, world);
 }
 
+float EntryPlayer::phase(int part) const {
+  for (const Part& p : parts_)
+    if (p.id == part) return p.phase;
+  return 0;
+}
+
+std::vector<int> EntryPlayer::parts() const {
+  std::vector<int> ids;
+  for (const Part& p : parts_) ids.push_back(p.id);
+  return ids;
+}
+
 std::optional<SlotRef> EntryPlayer::current(int part) const {
   for (const Part& p : parts_)
     if (p.id == part) return p.slot;

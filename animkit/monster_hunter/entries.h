@@ -87,8 +87,11 @@ class EntryPlayer {
   // part, or of a part with no clip yet, keep the bind pose).
   void pose(std::span<JointPose> local, std::span<Mat4> world);
   const Rig& rig() const { return rig_; }
-  // The slot each part currently plays (nullopt: none yet).
+  // The slot each part currently plays (nullopt: none yet), and its phase (clip frames).
   std::optional<SlotRef> current(int part) const;
+  float phase(int part) const;
+  // The animated parts' ids, in id order.
+  std::vector<int> parts() const;
 
  private:
   struct Part {

@@ -7,6 +7,7 @@
 #include "animkit/gltf/export.h"
 #include "animkit/monster_hunter/document.h"
 #include "animkit/monster_hunter/entries.h"
+#include "animkit/monster_hunter/play.h"
 #include "animkit/monster_hunter/rules.h"
 #include "animkit/monster_hunter/synthetic.h"
 
@@ -49,11 +50,21 @@ void demo(DemoContext& ctx) {
       "monster_hunter: entry 1 for 10 frames, then head-only entry 5 for 5: "
       "body keeps stream {} slot {}, head at ({:.2f}, {:.2f}, {:.2f})\n",
       player.current(0)->stream, player.current(0)->slot, head.x, head.y, head.z);
+  // A scenario for `animkit play`: the same sequence, traced per game frame.
+  const Json scenario = {
+      {"engine", "monster_hunter"},
+      {"skeleton", "mh-skeleton.bin"},
+      {"pack", "mh-pack.bin"},
+      {"joints", {0, 5, 7}},
+      {"steps", Json::array({{{"play", 1}}, {{"advance", 10}}, {{"play", 5}}, {{"advance", 5}}})}};
+  write_text(ctx.out_dir / "mh-scenario.json", scenario.dump(1) + "\n");
   const Animated animated = to_animated(skeleton, &pack, {});
   const auto path = ctx.out_dir / "monster_hunter.glb";
   gltf::write(animated, path);
-  ctx.out << fmt::format("monster_hunter: wrote {} ({} entries sampled at 30 fps)\n", path.string(),
-                         animated.clips.size());
+  ctx.out << fmt::format(
+      "monster_hunter: wrote {} ({} entries sampled at 30 fps) and "
+      "mh-scenario.json (animkit play)\n",
+      path.string(), animated.clips.size());
 }
 
 }  // namespace
@@ -78,6 +89,7 @@ void register_module(Registry& registry) {
       {"em", "Monster Hunter species number (entry count, MHP3rd record offset and skip)"},
   };
   engine.open_set = open_set;
+  engine.play = play;
   engine.demo = demo;
   registry.add(std::move(engine));
 }

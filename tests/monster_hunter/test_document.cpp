@@ -139,3 +139,41 @@ TEST(MhDocument, Mhp3rdClipsByIdWithRecords) {
 
 }  // namespace
 }  // namespace animkit::monster_hunter
+
+#include <sstream>
+
+#include "animkit/monster_hunter/play.h"
+
+namespace animkit::monster_hunter {
+namespace {
+
+// `animkit play`: the empty-slot rule over time, one line per game frame.
+TEST(MhPlay, ScenarioTrace) {
+  MonsterSpec spec;
+  spec.entries = 6;
+  spec.head_only = {5};
+  const Files f = write_monster("play", synthetic_monster(spec));
+  const Json scenario = {
+      {"engine", "monster_hunter"},
+      {"skeleton", "skeleton.bin"},
+      {"pack", "pack.bin"},
+      {"speed", 0.5},
+      {"joints", {5}},
+      {"steps", Json::array({{{"play", 1}}, {{"advance", 4}}, {{"play", 5}}, {{"advance", 2}}})}};
+  std::ostringstream out;
+  EXPECT_EQ(play(scenario, f.dir, PlayOptions{true, 0}, out), 0);
+  std::vector<Json> lines;
+  std::istringstream in(out.str());
+  for (std::string line; std::getline(in, line);) lines.push_back(Json::parse(line));
+  ASSERT_EQ(lines.size(), 8u);
+  EXPECT_EQ(lines[4]["parts"][0]["phase"], 2.0);  // 4 frames at speed 0.5
+  EXPECT_EQ(lines[5]["event"], "play 5");
+  EXPECT_EQ(lines[5]["parts"][0]["slot"], 1);  // the body keeps entry 1
+  EXPECT_EQ(lines[5]["parts"][1]["slot"], 5);
+  EXPECT_EQ(lines[7]["parts"][0]["phase"], 3.0);
+  EXPECT_EQ(lines[7]["parts"][1]["phase"], 1.0);
+  EXPECT_THROW(play(Json{{"engine", "monster_hunter"}}, f.dir, {}, out), Error);
+}
+
+}  // namespace
+}  // namespace animkit::monster_hunter

@@ -149,7 +149,7 @@ void partition_rule(const Skeleton& s, const AnimPack& pack, std::vector<Finding
   for (size_t st = 0; st < pack.streams.size(); ++st) {
     std::set<int> counts;
     for (int32_t c : pack.streams[st])
-      if (c >= 0 && !pack.clips[c].tracks.empty())
+      if (c >= 0 && static_cast<size_t>(c) < pack.clips.size() && !pack.clips[c].tracks.empty())
         counts.insert(static_cast<int>(pack.clips[c].tracks.size()));
     if (counts.empty()) continue;
     const auto it = part_size.find(static_cast<int>(st / 2));
@@ -186,7 +186,8 @@ void clip_rules(const AnimPack& pack, const Skeleton* skeleton, std::vector<Find
   for (size_t st = 0; st < pack.streams.size(); ++st) {
     for (size_t sl = 0; sl < pack.streams[st].size(); ++sl) {
       const int32_t ci = pack.streams[st][sl];
-      if (ci < 0 || seen[ci]) continue;  // each distinct clip once, named by its first slot
+      if (ci < 0 || static_cast<size_t>(ci) >= seen.size() || seen[ci])
+        continue;  // each distinct clip once, named by its first slot
       seen[ci] = true;
       const Clip& clip = pack.clips[ci];
       const int s = static_cast<int>(st), i = static_cast<int>(sl);
@@ -275,7 +276,7 @@ void fork_rule(const Skeleton& s, const AnimPack& pack, std::optional<int> em,
   for (size_t st = 0; st < pack.streams.size(); ++st) {
     for (size_t sl = 0; sl < pack.streams[st].size(); ++sl) {
       const int32_t ci = pack.streams[st][sl];
-      if (ci < 0 || seen[ci]) continue;
+      if (ci < 0 || static_cast<size_t>(ci) >= seen.size() || seen[ci]) continue;
       seen[ci] = true;
       const Clip& clip = pack.clips[ci];
       std::set<int> loc_bones;
@@ -337,7 +338,7 @@ std::vector<std::string> fix(AnimPack* pack, Skeleton* skeleton) {
   for (size_t st = 0; st < pack->streams.size(); ++st) {
     for (size_t sl = 0; sl < pack->streams[st].size(); ++sl) {
       const int32_t ci = pack->streams[st][sl];
-      if (ci < 0 || seen[ci]) continue;
+      if (ci < 0 || static_cast<size_t>(ci) >= seen.size() || seen[ci]) continue;
       seen[ci] = true;
       Clip& clip = pack->clips[ci];
       const int s = static_cast<int>(st), i = static_cast<int>(sl);

@@ -315,7 +315,7 @@ function updateTransport() {
   const rate = left ? left.clip.frameRate : 30;
   $('readout').textContent =
     `${state.time.toFixed(3)} s / ${end.toFixed(3)} s · frame ${(state.time * rate).toFixed(1)} / ${Math.round(end * rate)}`;
-  $('play').textContent = state.playing ? '⏸' : '▶';
+  $('play').textContent = state.playing ? '▮▮' : '▶';
 }
 
 function drawEvents() {

@@ -92,10 +92,15 @@ std::vector<Converted> convert(Cli& cli, const std::vector<std::string>& files,
   std::vector<Item> items;
   constexpr size_t kNone = ~size_t{0};
   size_t last_group = kNone;  // the item a clip-only file may join
+  // True when the group plus its last document still make one character: merge_neutral accepts
+  // them, and a last document with a skeleton of its own has the group's very skeleton (same
+  // joint names; merge_neutral would otherwise keep the first and drop the second).
   auto merges = [](const Group& g) {
     try {
-      merge_neutral(g);
-      return true;
+      const Animated merged = merge_neutral(g);
+      const std::optional<Animated> last = g.back()->to_neutral();
+      return !last || last->skeleton.num_joints() == 0 ||
+             last->skeleton.names == merged.skeleton.names;
     } catch (const Error&) {
       return false;
     }
@@ -135,7 +140,10 @@ std::vector<Converted> convert(Cli& cli, const std::vector<std::string>& files,
     }
     std::unique_ptr<Document> doc = cli.registry.open(f, options);
     if (!doc->to_neutral()) {
-      std::cerr << fmt::format("view: {}: holds no skeleton or animation, skipped\n", f);
+      std::cerr << fmt::format(
+          "view: {}: holds no skeleton or animation on its own, skipped (files that need each "
+          "other go through the engine options, e.g. --skeleton S --pack P)\n",
+          f);
       continue;
     }
     if (last_group != kNone) {

@@ -145,8 +145,9 @@ void run_demo(DemoContext& ctx) {
       "warriors: synthetic walk (36 f), jog (24 f), run (20 f) and idle (60 f) written as .anm "
       "resources, a character resource and a pack; warriors-scenario.json plays them\n");
   ctx.out << fmt::format(
-      "warriors: gait blend 0 -> 3 (flags 0x2c1) for 60 updates, then a 0.3 s fade to the idle "
-      "loop: {} playing-anim changes, {} footstep events, moved {:.2f} m\n",
+      "warriors: gait blend 0 -> 3 (flags 0x2c1: no root velocity, as the locomotion plays it) "
+      "for 60 updates, then a 0.3 s fade to the idle loop: {} playing-anim changes, {} footstep "
+      "events, root moved {:.2f} m\n",
       leader_changes, events, length(inst.human.position));
   ctx.out << fmt::format("warriors: wrote {} (34 joints, {} clips; reference pose, unit offsets)\n",
                          path.string(), out.clips.size());

@@ -36,8 +36,8 @@ void Record::set_name(const std::string& name) {
 uint32_t Record::size() const {
   const size_t t = track_groups.size();
   return static_cast<uint32_t>(kRecordFixedSize + 4 * codecs.size() + t + 2 * remap.size() +
-                               16 * blockset_table.size() + 8 * named_table.size() +
-                               key_strings.size());
+                               table_pad.size() + 16 * blockset_table.size() +
+                               8 * named_table.size() + key_strings.size());
 }
 
 uint32_t Blockset::body_offset() const {
@@ -151,7 +151,19 @@ Reader region(const Reader& file, uint32_t offset, uint32_t size, const char* wh
   return file.sub(offset, size);
 }
 
-Record parse_record(Reader r, uint32_t offset) {
+// True when `blocksets` table entries read at `pos` all lie inside a block chunk of `block_size`.
+bool table_fits(const Reader& r, size_t pos, size_t blocksets, uint32_t block_size) {
+  if (pos > r.size() || blocksets * 16 > r.size() - pos) return false;
+  Reader t = r.sub(pos, blocksets * 16);
+  for (size_t i = 0; i < blocksets; ++i) {
+    const uint32_t off = t.u32(), size = t.u32();
+    t.skip(8);
+    if (off > block_size || size > block_size - off || size < 24) return false;
+  }
+  return true;
+}
+
+Record parse_record(Reader r, uint32_t offset, uint32_t block_size) {
   Record rec;
   rec.offset = offset;
   if (r.size() < kRecordFixedSize) {
@@ -203,6 +215,16 @@ Record parse_record(Reader r, uint32_t offset) {
   for (uint8_t& g : rec.track_groups) g = r.u8();
   rec.remap.resize(tracks);
   for (uint16_t& m : rec.remap) m = r.u16();
+  // README, Choices: the tables follow without padding; only when the blockset table does not fit
+  // the block chunk there but does after aligning to 4 (from the record's start) is the padding
+  // taken, and kept.
+  const size_t pad = (4 - r.pos() % 4) % 4;
+  if (pad && blocksets && !table_fits(r, r.pos(), blocksets, block_size) &&
+      r.remaining() >= pad + 16u * blocksets + 8u * named &&
+      table_fits(r, r.pos() + pad, blocksets, block_size)) {
+    Bytes b = r.bytes(pad);
+    rec.table_pad.assign(b.begin(), b.end());
+  }
   rec.blockset_table.resize(blocksets);
   for (BlocksetEntry& e : rec.blockset_table) {
     e.offset = r.u32();
@@ -255,7 +277,7 @@ Blockset parse_blockset(Reader r, uint32_t offset, size_t groups) {
   return b;
 }
 
-void parse_anim_chunk(const Reader& chunk, AnimChunk& a) {
+void parse_anim_chunk(const Reader& chunk, AnimChunk& a, uint32_t block_size) {
   Reader r = chunk;
   a.directory_offset = r.u32();
   a.clip_count = r.u32();
@@ -312,7 +334,7 @@ void parse_anim_chunk(const Reader& chunk, AnimChunk& a) {
                                   s));
     }
     const uint32_t e = end_of(s);
-    a.records.push_back(parse_record(chunk.sub(s, e - s), s));
+    a.records.push_back(parse_record(chunk.sub(s, e - s), s, block_size));
     spans.push_back({s, e, fmt::format("clip record '{}'", printable(a.records.back().name()))});
   }
   if (has_dictionary) {
@@ -421,7 +443,7 @@ AnixFile parse_anix(Bytes bytes) {
 
   Reader anim = region(r, h.anim_chunk_offset, h.anim_chunk_size, "anim chunk");
   Reader block = region(r, h.block_chunk_offset, h.block_chunk_size, "block chunk");
-  parse_anim_chunk(anim, f.anim_chunk);
+  parse_anim_chunk(anim, f.anim_chunk, h.block_chunk_size);
   parse_block_chunk(block, f.anim_chunk, f.block_chunk);
 
   std::vector<Span> spans{
@@ -464,6 +486,7 @@ std::vector<uint8_t> write_record(const Record& rec) {
   for (const std::string& c : rec.codecs) w.fixed_string(c, 4);
   w.bytes(rec.track_groups);
   for (uint16_t m : rec.remap) w.u16(m);
+  w.bytes(rec.table_pad);
   for (const BlocksetEntry& e : rec.blockset_table) {
     w.u32(e.offset), w.u32(e.size), w.f32(e.t0), w.f32(e.t1);
   }

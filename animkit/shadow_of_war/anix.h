@@ -139,6 +139,7 @@ struct Record {
   std::vector<std::string> codecs;    // 4 characters per group
   std::vector<uint8_t> track_groups;  // group of each track
   std::vector<uint16_t> remap;        // u16 per track
+  std::vector<uint8_t> table_pad;     // padding before the blockset table, when found (Choices)
   std::vector<BlocksetEntry> blockset_table;
   std::vector<NamedEntry> named_table;
   std::vector<uint8_t> key_strings;  // the KeyString blob: the rest up to the record's end

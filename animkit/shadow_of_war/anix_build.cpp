@@ -103,13 +103,14 @@ std::vector<uint8_t> build_anix_bytes(const AnixBuild& build) {
     anim.bytes(c.track_groups);
     for (size_t i = 0; i < c.track_groups.size(); ++i)
       anim.u16(i < c.remap.size() ? c.remap[i] : static_cast<uint16_t>(i));
+    if (c.align_tables)
+      while ((anim.pos() - start) % 4 != 0) anim.u8(0);
     for (const BlocksetEntry& e : tables[k]) {
       anim.u32(e.offset), anim.u32(e.size), anim.f32(e.t0), anim.f32(e.t1);
     }
     for (const NamedEntry& e : c.named) anim.u32(e.hash), anim.u32(e.offset);
     anim.bytes(c.key_strings);
     pad_to(anim, 4);  // part of the KeyString blob: a record ends where the next one starts
-    (void)start;
   }
   if (build.events) {
     anim.patch<uint32_t>(0x0C, static_cast<uint32_t>(anim.pos()));

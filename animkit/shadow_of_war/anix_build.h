@@ -27,6 +27,7 @@ struct ClipBuild {
   std::vector<std::string> codecs;
   std::vector<uint8_t> track_groups;
   std::vector<uint16_t> remap;
+  bool align_tables = false;  // pad to 4 (from the record's start) before the blockset table
   std::vector<BlocksetBuild> blocksets;
   std::vector<NamedEntry> named;
   std::vector<uint8_t> key_strings;

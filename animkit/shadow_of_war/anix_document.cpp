@@ -133,6 +133,7 @@ Json to_json(const AnixFile& f) {
     rec["codecs"] = codecs;
     rec["track_groups"] = r.track_groups;
     rec["remap"] = r.remap;
+    if (!r.table_pad.empty()) rec["table_pad"] = bytes_hex(r.table_pad);
     Json table = Json::array();
     for (const BlocksetEntry& e : r.blockset_table)
       table.push_back({{"offset", hex(e.offset)},

@@ -169,6 +169,24 @@ TEST(Anix, RecordsOutOfDirectoryOrderEndAtTheNextRecordByPosition) {
   expect_round_trip(build);
 }
 
+// README, Choices 2: tables without padding; an aligned blockset table is recognised and kept.
+TEST(Anix, AlignedBlocksetTableIsKept) {
+  for (bool aligned : {false, true}) {
+    AnixBuild build = one_clip();
+    build.clips[0].track_groups = {0};  // 0x7C + 12 + 1 + 2: the table would start unaligned
+    build.clips[0].remap = {0};
+    build.clips[0].align_tables = aligned;
+    const std::vector<uint8_t> bytes = build_anix_bytes(build);
+    const AnixFile f = parse_anix(bytes);
+    const Record& r = f.anim_chunk.records[0];
+    EXPECT_EQ(r.table_pad.size(), aligned ? 1u : 0u);
+    ASSERT_EQ(f.block_chunk.blocksets.size(), 1u);
+    EXPECT_EQ(r.key_strings.size(), aligned ? 4u : 5u);  // the record is padded to 4
+    EXPECT_TRUE(check(f, bytes.size()).empty());
+    expect_round_trip(build);
+  }
+}
+
 TEST(AnixChecks, FileSize) {
   std::vector<uint8_t> bytes = build_anix_bytes(one_clip());
   patch<uint32_t>(bytes, 0x0C, 12345);

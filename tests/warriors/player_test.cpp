@@ -407,6 +407,74 @@ TEST(WarriorsTasks, OnlyNewestTaskFires) {
   EXPECT_EQ(anims, (std::vector<int>{2}));
 }
 
+// warriors.txt "Animation tasks": type 11 picks the audible clip by 0.51 / 1.51 / 2.51.
+TEST(WarriorsTasks, SelectThresholds) {
+  EXPECT_EQ(MixTask::audible_of(0.5f), 0);
+  EXPECT_EQ(MixTask::audible_of(0.51f), 1);
+  EXPECT_EQ(MixTask::audible_of(1.5f), 1);
+  EXPECT_EQ(MixTask::audible_of(1.51f), 2);
+  EXPECT_EQ(MixTask::audible_of(2.5f), 2);
+  EXPECT_EQ(MixTask::audible_of(2.51f), 3);
+}
+
+// Type 13: the nearest of eight directions leads; its neighbours (d +- 1) & 7.
+TEST(WarriorsTasks, EightDirections) {
+  std::array<PlayClip, 8> clips;
+  std::array<const PlayClip*, 8> ptrs;
+  for (int i = 0; i < 8; ++i) {
+    clips[i] = make_play_clip(simple_clip(30), 100 + i);
+    ptrs[i] = &clips[i];
+  }
+  CharacterInstance inst;
+  auto t = std::make_unique<MixTask>(13, MixTask::Kind::kEight, &inst, ptrs.data(), 8, 7.8f, 1.0f);
+  EXPECT_EQ(t->anim_id(), 100);  // round(7.8) & 7 = 0
+  t->set_blend_target(2.2f);
+  EXPECT_EQ(t->anim_id(), 102);
+}
+
+// Held-flag event 0x2c clears 0x1 and sets 0x2 on a task holding those bits.
+TEST(WarriorsTasks, HeldFlagEvent) {
+  const PlayClip p = make_play_clip(simple_clip(30, {event_at(2, 0x2c)}), 1);
+  CharacterInstance inst;
+  auto t = std::make_unique<ClipTask>(3, &inst, &p, 1.0f);
+  t->held = 0x1;
+  inst.insert_bottom(std::move(t));
+  EXPECT_EQ(inst.human.state_flags, 0x1u);
+  for (int k = 0; k < 3; ++k) inst.advance(kDt);
+  EXPECT_EQ(inst.human.state_flags, 0x2u);
+  EXPECT_EQ(inst.task(0)->held, 0x2u);
+}
+
+// Type 3 with a blend time: the next task is advanced during the clip's last b seconds and
+// blended in by the share of b elapsed; on the end update it is advanced by dt.
+TEST(WarriorsTasks, ClipThenNextBlendWindow) {
+  const PlayClip a = make_play_clip(simple_clip(30), 1), b = make_play_clip(simple_clip(60), 2);
+  CharacterInstance inst;
+  auto t = std::make_unique<ClipTask>(3, &inst, &a, 1.0f);
+  ClipTask* clip = t.get();
+  t->set_next(std::make_unique<ClipTask>(1, &inst, &b, 1.0f), 0.2f);
+  inst.insert_bottom(std::move(t));
+  float last_share = 0;
+  int opened = -1, handed = -1;
+  for (int k = 1; k < 40 && handed < 0; ++k) {
+    inst.advance(kDt);
+    inst.flush_deferred();
+    if (inst.human.playing_anim == 2) {
+      handed = k;
+      EXPECT_GT(inst.task(0)->time(), 0.0f);
+      break;
+    }
+    if (clip->in_blend_window()) {
+      if (opened < 0) opened = k;
+      EXPECT_GE(clip->blend_share(), last_share);
+      last_share = clip->blend_share();
+    }
+  }
+  EXPECT_EQ(handed, 30);
+  EXPECT_EQ(opened, 25);  // the time passes D - 0.2 = 0.8 s on update 25 (0.8333 s)
+  EXPECT_GT(last_share, 0.8f);
+}
+
 // The demo's clips survive the writer and the reader byte for byte.
 TEST(WarriorsTasks, SyntheticGaitRoundTrip) {
   const AnmClip walk = synthetic_gait_clip("walk", 36, 0.35f, 1.5f);

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "animkit/core/error.h"
+#include "animkit/shadow_of_war/keyword.h"
 
 namespace animkit::shadow_of_war {
 
@@ -140,6 +141,14 @@ void Character::update(float dt) {
   m.advance(dt);
   state_time_ += dt;
   m.submit();
+}
+
+bool Character::playing_clip_carries(uint32_t key) const {
+  const Tracker& t = model_.trackers.back();
+  if (!t.clip || !table_) return false;
+  const AnimObject* o = table_->object_of(keyword_hash(t.clip->name));
+  const ClipEvents* ce = o ? o->events_of(*t.clip) : nullptr;
+  return ce && o->events->carries_keyword(*ce, key);
 }
 
 void Crowd::frame(float dt) {

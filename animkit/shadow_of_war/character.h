@@ -75,6 +75,9 @@ class Character {
   // Main-thread part of a frame: the first passing link changes the state, the transition
   // drives the tracker weights, the trackers advance and the entries are copied.
   void update(float dt);
+  // Spec, "Clip keywords" (0x4CAB0C): does the clip the character is playing (its current
+  // state's tracker) carry keyword `key` among its events.
+  bool playing_clip_carries(uint32_t key) const;
   // Enters a state (the target of a link, or a state forced by code) with a cross-fade.
   void enter_state(int32_t state, float blend_time);
 

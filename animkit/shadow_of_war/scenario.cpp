@@ -8,6 +8,7 @@
 #include "animkit/core/error.h"
 #include "animkit/shadow_of_war/anix.h"
 #include "animkit/shadow_of_war/anix_document.h"
+#include "animkit/shadow_of_war/keyword.h"
 
 namespace animkit::shadow_of_war {
 
@@ -227,6 +228,10 @@ Json frame_json(const Scene& scene, int frame, float time) {
                           {"blend_time", json_float(t->blend_time)}};
     cj["trackers"] = trackers;
     cj["operations"] = ops;
+    Json keywords = Json::array();
+    for (const Keyword& k : kRagdollKeywords)
+      if (c->playing_clip_carries(k.hash)) keywords.push_back(k.name);
+    if (!keywords.empty()) cj["clip_keywords"] = keywords;
     cj["root"] = to_json(m.output[0].translation);
     auto it = scene.dead.find(c->name());
     if (it != scene.dead.end()) {

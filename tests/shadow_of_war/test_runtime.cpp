@@ -237,6 +237,23 @@ TEST_F(BehaviourFixture, TransitionsCrossFade) {
   EXPECT_EQ(c.transition()->blend_time, 0.5f);
 }
 
+// Spec, "Clip keywords": the query walks the events of the clip the character is playing.
+TEST_F(BehaviourFixture, PlayingClipCarriesKeyword) {
+  EventDictionary d;
+  d.strings = {"ragdoll 0.25", "footstep"};
+  d.clips = {{"run", 30, 1000, {event_word(1, 10), event_word(0, 500)}},
+             {"idle", 30, 1000, {event_word(1, 10)}}};
+  obj->events = d;
+  Character c("orc", graph, &table, sk, global);
+  c.update(0.1f);
+  EXPECT_FALSE(c.playing_clip_carries(keyword_hash("RAGDOLL")));
+  c.set_value("speed", 2);
+  c.update(0.1f);
+  EXPECT_EQ(c.state()->name, "Run");
+  EXPECT_TRUE(c.playing_clip_carries(keyword_hash("RAGDOLL")));
+  EXPECT_FALSE(c.playing_clip_carries(keyword_hash("DESTROY")));
+}
+
 // Spec: state slots point into the graph's records; a record change reaches every character.
 TEST_F(BehaviourFixture, SharedRecords) {
   Character a("a", graph, &table, sk, global), b("b", graph, &table, sk, global);

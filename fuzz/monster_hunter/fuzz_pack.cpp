@@ -15,6 +15,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       validate(nullptr, &p);
       const std::vector<uint8_t> out = write_pack(p);
       if (out.size() != size || !std::equal(out.begin(), out.end(), data)) std::abort();
+      AnimPack fixed = p;  // the fixes never crash and leave a writable pack
+      fix(&fixed, nullptr);
+      try {
+        write_pack(fixed);
+      } catch (const animkit::Error&) {  // e.g. a repaired MHP3rd track now over 0xFFFF bytes
+      }
     } catch (const animkit::Error&) {
     }
   }

@@ -14,7 +14,15 @@ void add_export_verb(CLI::App& app, Cli& cli) {
   static float rate = 0;
   verb->add_option("files", files, "files to export (one skeleton, any number of clips)");
   verb->add_option("-o,--output", out_path, "OUT.glb, or OUT.gltf for the JSON form")->required();
-  verb->add_option("--rate", rate, "resampling rate for Hermite tracks (default: the clip's)");
+  // The rate also reaches the engines (options["rate"]): Monster Hunter samples its entries at it.
+  verb->add_option_function<float>(
+      "--rate",
+      [](float v) {
+        rate = v;
+        options["rate"] = fmt::format("{}", v);
+      },
+      "sampling rate in frames per second: Hermite tracks are resampled at it (default: the "
+      "clip's), engines that sample their clips use it (Monster Hunter: 30)");
   verb->add_flag("--json", cli.json, "report as JSON");
   add_engine_options(*verb, cli, options);
   verb->callback([&cli] {

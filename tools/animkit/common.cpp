@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "cli.h"
@@ -53,7 +54,11 @@ Animated merge_neutral(const std::vector<std::unique_ptr<Document>>& documents) 
     }
     for (Clip& c : a->clips) pending.push_back(std::move(c));
     if (merged) {
-      for (std::string& n : a->notes) merged->notes.push_back(std::move(n));
+      for (std::string& n : a->notes) {
+        if (std::find(merged->notes.begin(), merged->notes.end(), n) == merged->notes.end()) {
+          merged->notes.push_back(std::move(n));
+        }
+      }
     }
   }
   if (!merged) throw Error("none of the inputs holds a skeleton or animation");

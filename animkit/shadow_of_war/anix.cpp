@@ -141,12 +141,14 @@ std::vector<Gap> gaps_of(const Reader& region, std::vector<Span> spans) {
 }
 
 // A region [offset, offset + size) of the file, with a message naming it when it does not fit.
-Reader region(const Reader& file, uint32_t offset, uint32_t size, const char* what) {
+// `field` is the header offset of the region's offset word (reported on failure).
+Reader region(const Reader& file, uint32_t offset, uint32_t size, const char* what,
+              uint32_t field) {
   if (offset > file.size() || size > file.size() - offset) {
     throw Error(fmt::format("{} ({:#x} bytes at {:#x}) runs past the end of the file ({:#x} "
                             "bytes)",
                             what, size, offset, file.size()),
-                offset <= file.size() ? offset : 0x0C);
+                field);
   }
   return file.sub(offset, size);
 }
@@ -441,8 +443,8 @@ AnixFile parse_anix(Bytes bytes) {
   }
   const uint32_t track_table_end = h.track_table_offset + static_cast<uint32_t>(t.pos());
 
-  Reader anim = region(r, h.anim_chunk_offset, h.anim_chunk_size, "anim chunk");
-  Reader block = region(r, h.block_chunk_offset, h.block_chunk_size, "block chunk");
+  Reader anim = region(r, h.anim_chunk_offset, h.anim_chunk_size, "anim chunk", 0x20);
+  Reader block = region(r, h.block_chunk_offset, h.block_chunk_size, "block chunk", 0x18);
   parse_anim_chunk(anim, f.anim_chunk, h.block_chunk_size);
   parse_block_chunk(block, f.anim_chunk, f.block_chunk);
 

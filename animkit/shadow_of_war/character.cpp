@@ -136,8 +136,10 @@ void Character::update(float dt) {
       transition_.reset();
     }
   }
-  // The record's Rate is read every frame, so a record change reaches every character.
-  m.trackers.back().rate = state_->Rate;
+  // The record's Rate and Looping are read every frame, so a record change reaches every character.
+  Tracker& current = m.trackers.back();
+  current.rate = state_->Rate;
+  current.flags = (current.flags & ~kTrackerLoop) | (state_->Looping ? kTrackerLoop : 0u);
   m.advance(dt);
   state_time_ += dt;
   m.submit();

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 
 namespace animkit {
@@ -42,6 +44,18 @@ const Format* Registry::detect(const std::filesystem::path& path, Bytes head) co
   return nullptr;
 }
 
+const Format* Registry::by_extension(const std::filesystem::path& path) const {
+  std::string ext = path.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (ext.empty()) return nullptr;
+  for (const Engine& e : engines_) {
+    for (const Format& f : e.formats) {
+      if (std::find(f.extensions.begin(), f.extensions.end(), ext) != f.extensions.end()) return &f;
+    }
+  }
+  return nullptr;
+}
+
 std::unique_ptr<Document> Registry::open(const std::filesystem::path& path,
                                          const Options& options, const Format** used) const {
   const std::vector<uint8_t> bytes = read_file(path);
@@ -51,7 +65,12 @@ std::unique_ptr<Document> Registry::open(const std::filesystem::path& path,
     if (!f) throw Error(fmt::format("unknown format '{}'", it->second), std::nullopt, path.string());
   } else {
     f = detect(path, bytes);
-    if (!f) throw Error("not a format animkit recognises", std::nullopt, path.string());
+    if (!f) f = by_extension(path);
+    if (!f) {
+      throw Error("not a format animkit recognises (force one with --format NAME; "
+                  "`animkit info --formats` lists them)",
+                  std::nullopt, path.string());
+    }
   }
   if (used) *used = f;
   try {

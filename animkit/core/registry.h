@@ -90,6 +90,9 @@ struct Format {
   std::function<std::unique_ptr<Document>(const std::filesystem::path& path, Bytes bytes,
                                           const Options& options)>
       open;
+  // File extensions of this format (".anm"): a file no sniff accepts but named so is opened as
+  // this format anyway, so that a damaged file gets the parser's precise error, not "unknown".
+  std::vector<std::string> extensions = {};
 };
 
 // An option an engine adds to the shared verbs (info, dump, export, validate, view, plot),
@@ -134,7 +137,10 @@ class Registry {
   const Format* format(const std::string& name) const;
   // The first format whose sniff accepts the file, or nullptr.
   const Format* detect(const std::filesystem::path& path, Bytes head) const;
-  // Reads and opens a file: the forced format (options["format"]) or the detected one.
+  // The format that claims the file's extension (lower-cased), or nullptr.
+  const Format* by_extension(const std::filesystem::path& path) const;
+  // Reads and opens a file: the forced format (options["format"]), else the detected one, else
+  // the one that claims the file's extension.
   // Throws animkit::Error naming the file on any failure.
   std::unique_ptr<Document> open(const std::filesystem::path& path, const Options& options,
                                  const Format** used = nullptr) const;

@@ -19,6 +19,7 @@ void register_module(Registry& registry) {
   anix.open = [](const std::filesystem::path&, Bytes bytes, const Options&) {
     return std::unique_ptr<Document>(new AnixDocument(parse_anix(bytes), bytes.size()));
   };
+  anix.extensions = {".anix"};
   engine.formats.push_back(std::move(anix));
   engine.play = play;
   engine.demo = demo;

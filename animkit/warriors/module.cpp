@@ -21,7 +21,8 @@ void register_module(Registry& registry) {
        [](const std::filesystem::path&, Bytes head) { return sniff_anm(head); },
        [](const std::filesystem::path& path, Bytes bytes, const Options&) {
          return open_document(path, bytes, FileKind::kAnm);
-       }});
+       },
+       {".anm"}});
   engine.formats.push_back(
       {"warriors-character", "warriors",
        "The Warriors (PS2) character data resource (clips, 0x08, 0x45)",

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "animkit/core/neutral_json.h"
+#include "animkit/core/reader.h"
 #include "animkit/core/synthetic.h"
 
 namespace animkit {
@@ -45,6 +46,41 @@ TEST_F(RegistryTest, UnknownFileAndMissingFileNameTheFile) {
   }
   EXPECT_THROW(registry_.open(dir_ / "missing.json", {}), Error);
   EXPECT_THROW(registry_.open(path, {{"format", "no-such-format"}}), Error);
+}
+
+TEST_F(RegistryTest, AFileNoSniffAcceptsOpensByItsExtensionForAPreciseError) {
+  Registry r;
+  Engine e;
+  e.name = "test";
+  Format f;
+  f.name = "test-magic";
+  f.sniff = [](const std::filesystem::path&, Bytes head) { return head.size() >= 4 && head[0] == 'M'; };
+  f.open = [](const std::filesystem::path&, Bytes bytes, const Options&) -> std::unique_ptr<Document> {
+    Reader(bytes).u32();
+    throw Error("unreachable in this test");
+  };
+  f.extensions = {".mag"};
+  e.formats.push_back(f);
+  r.add(e);
+  const auto path = dir_ / "DAMAGED.MAG";
+  write_text(path, "M");  // too short for the sniff, too short for the parser
+  try {
+    r.open(path, {});
+    FAIL();
+  } catch (const Error& err) {
+    EXPECT_STREQ(err.what(), (path.string() + ": offset 0x0: need 4 bytes, 1 left").c_str());
+  }
+  write_text(dir_ / "other.bin", "M");
+  EXPECT_THROW(
+      {
+        try {
+          r.open(dir_ / "other.bin", {});
+        } catch (const Error& err) {
+          EXPECT_NE(std::string(err.what()).find("not a format animkit recognises"), std::string::npos);
+          throw;
+        }
+      },
+      Error);
 }
 
 TEST_F(RegistryTest, ParseErrorsCarryFileAndOffset) {

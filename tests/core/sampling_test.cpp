@@ -81,6 +81,17 @@ TEST(Sampling, ChannelsWithoutKeysComeFromRestAndFlagDefault) {
   EXPECT_EQ(defaults[1], 0);
 }
 
+TEST(Sampling, EmptyAndZeroDurationClipsGiveTheRestPose) {
+  Clip empty;
+  empty.joints.resize(1);
+  EXPECT_EQ(SampleTranslation(empty, 0.5f), (Vec3{9, 9, 9}));
+  Clip zero;
+  zero.joints.resize(1);
+  zero.joints[0].translation.add(0, {1, 2, 3});
+  EXPECT_EQ(SampleTranslation(zero, 0), (Vec3{1, 2, 3}));
+  EXPECT_EQ(SampleTranslation(zero, std::nanf("")), (Vec3{1, 2, 3}));  // a NaN time holds key 0
+}
+
 TEST(Sampling, ValidateRejectsShortBuffers) {
   Clip c;
   c.joints.resize(3);

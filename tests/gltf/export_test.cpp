@@ -122,6 +122,22 @@ TEST(GltfExport, ClipWithoutTracksStillHasAChannel) {
   EXPECT_EQ(m.animations[0].channels.size(), 1u);
 }
 
+TEST(GltfExport, ZeroDurationSingleKeyClipExports) {
+  Animated a;
+  a.skeleton.add_joint("only", -1, {});
+  Clip c;
+  c.name = "pose";
+  c.duration = 0;
+  c.joints.resize(1);
+  c.joints[0].rotation.add(0, axis_angle({0, 1, 0}, 0.5f));
+  a.clips.push_back(c);
+  const tinygltf::Model m = LoadGlb(to_glb(build(a)));
+  ASSERT_EQ(m.animations.size(), 1u);
+  const tinygltf::Accessor& in = m.accessors[m.animations[0].samplers[0].input];
+  EXPECT_EQ(in.count, 1u);
+  EXPECT_EQ(in.maxValues[0], 0.0);
+}
+
 TEST(GltfExport, TextFormLoadsWithTheSameContent) {
   const Animated arm = synthetic_arm();
   const std::string text = to_gltf_text(build(arm));

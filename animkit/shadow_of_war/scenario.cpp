@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <ostream>
 
@@ -68,6 +69,7 @@ void Scene::kill(const std::string& name) {
   if (dead.count(name)) return;
   auto body = std::make_unique<DeadBody>();
   body->start(ring, brain ? &*brain : nullptr);
+  died_this_frame.push_back(body.get());
   dead[name] = std::move(body);
 }
 
@@ -75,6 +77,11 @@ void Scene::update_dead(float dt) {
   for (auto& c : crowd->characters()) {
     auto it = dead.find(c->name());
     if (it == dead.end()) continue;
+    // Spec, "The dead-body step": on the frame of death the step is called once (slot, brain
+    // start); step 4 (brain, rest test) runs "on every later frame".
+    if (std::find(died_this_frame.begin(), died_this_frame.end(), it->second.get()) !=
+        died_this_frame.end())
+      continue;
     auto value = [&](const char* n) { return c->value(n); };
     BrainSample s;
     s.height = value("height");
@@ -85,6 +92,7 @@ void Scene::update_dead(float dt) {
     s.combat_state = static_cast<int32_t>(value("combat_state"));
     it->second->update(s, s.velocity, dt, rest);
   }
+  died_this_frame.clear();
 }
 
 namespace {

@@ -52,6 +52,9 @@ struct Scene {
   std::optional<Brain> brain;
   RestSettings rest;
   std::map<std::string, std::unique_ptr<DeadBody>> dead;
+  // Bodies whose death frame this is: the death frame's call of the dead-body step claims the
+  // slot and starts the brain (steps 1-3); the brain and the rest test run on every later frame.
+  std::vector<const DeadBody*> died_this_frame;
   void kill(const std::string& character);
   void update_dead(float dt);
 

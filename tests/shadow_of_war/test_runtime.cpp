@@ -438,6 +438,36 @@ TEST(Play, DeathsClaimTheRingOfEight) {
   EXPECT_TRUE(frames[160]["characters"][0]["ragdoll"]["at_rest"].get<bool>());
 }
 
+// Spec, "The dead-body step": on the frame of death the step is called once (steps 1-3: slot,
+// brain start); step 4, the brain and the rest test, runs "on every later frame". So on the death
+// frame the brain has not stepped and the rest count is 0; one frame later it has stepped once.
+TEST(Play, DeathFrameClaimsTheSlotBrainStepsOnLaterFrames) {
+  Json s = Json::parse(R"({"engine": "shadow_of_war", "joints": 4, "frames": 4, "dt": 0.5,
+    "files": [{"path": "a.anix", "clips": [{"name": "idle", "duration": 1}]}],
+    "graph": {"states": [{"name": "Idle", "clip": "idle"}]},
+    "brain": {"name": "Orc_Base", "BehaviorControllers": [{"name": "DieController"}]},
+    "characters": [{"name": "orc", "values": {"height": 0, "velocity": 100}}],
+    "script": [{"frame": 1, "character": "orc", "die": true}]})");
+  std::ostringstream out;
+  PlayOptions o;
+  o.json = true;
+  play(s, ".", o, out);
+  std::istringstream lines(out.str());
+  std::string line;
+  std::vector<Json> frames;
+  while (std::getline(lines, line)) frames.push_back(Json::parse(line));
+  ASSERT_EQ(frames.size(), 4u);
+  EXPECT_FALSE(frames[0]["characters"][0].contains("ragdoll"));
+  const Json& death = frames[1]["characters"][0]["ragdoll"];
+  EXPECT_EQ(death["slot"], 0);
+  EXPECT_EQ(death["controller"], "");  // the brain has not stepped yet
+  EXPECT_EQ(death["time"].get<double>(), 0.0);
+  const Json& next = frames[2]["characters"][0]["ragdoll"];
+  EXPECT_EQ(next["controller"], "DieController");
+  EXPECT_EQ(next["time"].get<double>(), 0.5);
+  EXPECT_EQ(frames[3]["characters"][0]["ragdoll"]["time"].get<double>(), 1.0);
+}
+
 TEST(AnixText, InvalidUtf8NamesDumpAsEscapes) {
   AnixBuild b = testing::one_clip();
   b.clips[0].name = "bad\xff\xfe";

@@ -271,8 +271,10 @@ bool CMotionTable::stop_sequence_motion(uint32_t motion, float /*speed*/, Motion
                                         CSequence& seq, uint32_t& ticks) const {
   ticks = 0;
   if ((motion & kSubStateBit) && motion == st.substate) {
-    // Motion spec Q7: stopping the main cycle is a transition to the style's default.
-    return get_object_sequence(style_default(st.style), st, seq, 1.0f, ticks, true);
+    // Motion spec Q7: stopping the main cycle is a transition to the style's default. Runtime
+    // 2.2: it returns true with that call's ticks, whether or not the transition succeeded.
+    get_object_sequence(style_default(st.style), st, seq, 1.0f, ticks, true);
+    return true;
   }
   if (motion & kModifierBit) {
     for (size_t i = 0; i < st.modifiers.size(); ++i) {

@@ -89,6 +89,22 @@ TEST(AcMotionTable, StopLinksToReadyAndZeroesVelocity) {
   EXPECT_FALSE(r.table->stop_sequence_motion(kRunForward, 1.0f, r.st, r.seq, r.ticks));
 }
 
+// Runtime 2.2: a substate stop re-enters GetObjectSequence(sd, ..., 1.0, true) and returns true
+// with its ticks even when that transition fails (here: Ready may only be entered from the
+// default, so is_allowed refuses it while walking).
+TEST(AcMotionTable, SubstateStopReturnsTrueEvenWhenTheTransitionFails) {
+  MotionTable t = humanoid_table();
+  for (KeyedMotion& k : t.cycles) {
+    if (k.key == motion_key(kNonCombat, kReady)) k.data.bitfield |= kOnlyFromDefault;
+  }
+  TableRig r(t);
+  ASSERT_TRUE(r.go(kWalkForward, 1.0f));
+  r.ticks = 7;
+  EXPECT_TRUE(r.table->stop_sequence_motion(kWalkForward, 1.0f, r.st, r.seq, r.ticks));
+  EXPECT_EQ(r.ticks, 0u);
+  EXPECT_EQ(r.st.substate, kWalkForward);  // the transition itself did not happen
+}
+
 // Motion spec Q7: a modifier stop subtracts only its own velocity (at its own speed), no nodes.
 TEST(AcMotionTable, ModifierStopSubtractsOnlyItsOwnVelocity) {
   TableRig r;

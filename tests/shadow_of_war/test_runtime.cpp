@@ -432,8 +432,8 @@ TEST(Play, DeathsClaimTheRingOfEight) {
   EXPECT_EQ(f10[9]["ragdoll"]["controller"], "DieController");
   EXPECT_EQ(frames[40]["characters"][9]["ragdoll"]["controller"], "WritheOnGroundController");
   EXPECT_EQ(frames[40]["characters"][9]["ragdoll"]["prior"], "DieController");
-  // orc_0 lost its slot at frame 8 after 0.8 s of brain: at rest 15 s after that (speed stays
-  // high), about frame 157.
+  // orc_0 lost its slot at frame 8 after 0.7 s of brain (frames 1-7): at rest 15 s after
+  // that (speed stays high), about frame 157.
   EXPECT_FALSE(frames[150]["characters"][0]["ragdoll"]["at_rest"].get<bool>());
   EXPECT_TRUE(frames[160]["characters"][0]["ragdoll"]["at_rest"].get<bool>());
 }

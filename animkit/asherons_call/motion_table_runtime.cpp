@@ -295,8 +295,13 @@ bool CMotionTable::stop_object_completely(MotionState& st, CSequence& seq, uint3
   ticks = 0;
   while (!st.modifiers.empty()) {
     const MotionModifier head = st.modifiers.front();
+    const size_t before = st.modifiers.size();
     if (!stop_sequence_motion(head.motion, head.speed_mod, st, seq, ticks)) break;  // [OpenAC]
     any = true;
+    // A substate stop returns true even when nothing changed; do not loop on it forever.
+    if (st.modifiers.size() >= before && !st.modifiers.empty() &&
+        st.modifiers.front().motion == head.motion && st.substate == head.motion)
+      break;
   }
   const bool main = stop_sequence_motion(st.substate, st.substate_mod, st, seq, ticks);
   return main || any;

@@ -259,6 +259,7 @@ std::string event_payload_json(const AnimEvent& e) {
     case 0x08:  // the partner's place in a paired clip (x right, y forward)
     case 0x09:
     case 0x0a:  // effects: a transform
+    case 0x22:  // also handed to the effects system with its position and rotation (Paired tasks)
       j["position"] = position_json(e);
       j["rotation"] = rotation_json(e);
       break;

@@ -254,6 +254,19 @@ TEST(WarriorsClip, EventPayloads) {
   e.arg0 = 3;
   e.arg1 = 0;
   EXPECT_EQ(Json::parse(event_payload_json(e))["level"], 3);
+  // warriors.txt "Paired tasks": events of type 9, 10 and 0x22 are handed to the effects
+  // system with their position and rotation (the /1023, /1023, /2047 and 2^-15 scales).
+  AnimEvent fx22;
+  fx22.type = 0x22;
+  fx22.position = {1023, -1023, 2047};
+  fx22.rotation = {16384, 0, 0};
+  const Json p22 = Json::parse(event_payload_json(fx22));
+  ASSERT_TRUE(p22.contains("position"));
+  ASSERT_TRUE(p22.contains("rotation"));
+  EXPECT_FLOAT_EQ(p22["position"][0].get<float>(), 1.0f);
+  EXPECT_FLOAT_EQ(p22["position"][1].get<float>(), -1.0f);
+  EXPECT_FLOAT_EQ(p22["position"][2].get<float>(), 1.0f);
+  EXPECT_FLOAT_EQ(p22["rotation"][0].get<float>(), 0.5f);
   EXPECT_EQ(event_name(0x2e), "slow_motion_on");
   EXPECT_EQ(event_name(0x39), "power_camera_begin");
 }

@@ -91,8 +91,10 @@ class Parser {
     const size_t before = tok_.position();
     const Token t = tok_.next_on_line();
     if (t.eof) return;
-    if (t.empty() && !t.quoted) {
-      tok_.set_position(before);
+    if (t.empty()) {
+      // The loader sees only the token text: an empty one (end of line, or `""`, README
+      // Choices 5) is an empty rest of line. Only the newline is left for the next read.
+      if (!t.quoted) tok_.set_position(before);
       return;
     }
     error(t.offset, message);

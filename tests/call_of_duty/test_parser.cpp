@@ -229,6 +229,10 @@ TEST(CodDiagnostics, TokenAfterBraces) {
   EXPECT_EQ(places(load_all("a\n{\n    x\n} y\n")), (V{"4:3: token not allowed after '}'"}));
   // Comments after a brace are fine.
   EXPECT_TRUE(load_all("a\n{ // open\n    x\n} /* close */\n").loaded());
+  // cod-animtrees-loader.md, "The parse, token by token" (2., 3.): the one token read on the
+  // brace's line must be empty; `""` is an empty token (README Choices 5), as after a name.
+  EXPECT_TRUE(load_all("a\n{ \"\"\n    x\n} \"\"\n").loaded());
+  EXPECT_TRUE(load_all("a \"\"\n{\n    x\n}\n").loaded());
 }
 
 TEST(CodDiagnostics, NoAnimationForBlock) {

@@ -2,6 +2,7 @@
 // input with one `error:` line naming the file and offset, 2 on bad usage; --json everywhere.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -25,7 +26,8 @@ class CliTest : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("animkit-cli-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+           ("animkit-cli-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
+            "-" + std::to_string(::getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     write_text(dir_ / "arm.json", to_json(synthetic_arm()).dump());

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 
 #include "animkit/core/neutral_json.h"
@@ -14,8 +16,11 @@ namespace {
 class RegistryTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    // One folder per test and process: ctest runs the tests in parallel.
     dir_ = std::filesystem::temp_directory_path() /
-           ("animkit-registry-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+           ("animkit-registry-" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
+            std::to_string(::getpid()));
     std::filesystem::create_directories(dir_);
     register_neutral_format(registry_);
   }

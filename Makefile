@@ -47,7 +47,9 @@ fuzz: setup
 	cmake --build $(FUZZ) -j$(JOBS)
 	@for f in $$(find $(FUZZ)/fuzz -maxdepth 2 -type f -name 'fuzz_*' -perm -u+x); do \
 	  n=$$(basename $$f); mkdir -p fuzz-corpus/$$n; echo "== $$n"; \
-	  $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 fuzz-corpus/$$n 2>&1 | tail -3 || exit 1; \
+	  $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=fuzz-corpus/$$n- \
+	    fuzz-corpus/$$n >$(FUZZ)/$$n.log 2>&1; rc=$$?; tail -3 $(FUZZ)/$$n.log; \
+	  [ $$rc -eq 0 ] || { echo "$$n failed: see $(FUZZ)/$$n.log"; exit 1; }; \
 	done
 
 format:

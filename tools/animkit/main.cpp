@@ -1,6 +1,9 @@
 // animkit: read, write, play and export the character animation of five game engines.
 #include <fmt/format.h>
 
+#include <cstdint>
+
+#include "animkit/core/limits.h"
 #include "cli.h"
 
 int main(int argc, char** argv) {
@@ -11,6 +14,16 @@ int main(int argc, char** argv) {
   CLI::App app{"animkit: character animation of five game engines, exactly as each engine does it"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "animkit 0.1.0");
+  // The budgets of animkit/core/limits.h, before or after the verb (issue 19).
+  animkit::Limits limits;
+  app.add_option("--max-memory", limits.max_memory,
+                 "bytes one document or player may allocate (default 1 GiB)")
+      ->check(CLI::Range(uint64_t{1}, UINT64_MAX));
+  app.add_option("--max-steps", limits.max_steps,
+                 "loop steps one update may take (default 1,000,000)")
+      ->check(CLI::Range(uint64_t{1}, UINT64_MAX));
+  app.fallthrough();
+  app.parse_complete_callback([&] { animkit::set_limits(limits); });
   add_info_verb(app, cli);
   add_dump_verb(app, cli);
   add_validate_verb(app, cli);

@@ -1,0 +1,50 @@
+#include "animkit/core/limits.h"
+
+#include <fmt/format.h>
+
+#include "animkit/core/error.h"
+
+namespace animkit {
+
+namespace {
+Limits g_limits;
+}  // namespace
+
+const Limits& limits() { return g_limits; }
+void set_limits(const Limits& limits) { g_limits = limits; }
+
+std::optional<uint64_t> mul_u64(uint64_t a, uint64_t b) {
+  uint64_t product = 0;
+  if (__builtin_mul_overflow(a, b, &product)) return std::nullopt;
+  return product;
+}
+
+bool fits(uint64_t count, uint64_t size, uint64_t available) {
+  auto product = mul_u64(count, size);
+  return product && *product <= available;
+}
+
+uint64_t checked_size(uint64_t count, uint64_t size, std::string_view what,
+                      std::optional<uint64_t> offset) {
+  auto product = mul_u64(count, size);
+  if (!product)
+    throw Error(fmt::format("{}: {} x {} bytes overflows 64 bits", what, count, size), offset);
+  if (*product > g_limits.max_memory)
+    throw Error(fmt::format("{}: {} x {} bytes exceed the memory limit of {} bytes (--max-memory)",
+                            what, count, size, g_limits.max_memory),
+                offset);
+  return *product;
+}
+
+void check_memory(uint64_t bytes, std::string_view what, std::optional<uint64_t> offset) {
+  if (bytes > g_limits.max_memory)
+    throw Error(fmt::format("{}: {} bytes exceed the memory limit of {} bytes (--max-memory)", what,
+                            bytes, g_limits.max_memory),
+                offset);
+}
+
+void StepBudget::exceeded() const {
+  throw Error(fmt::format("{}: more than {} steps in one update (--max-steps)", what_, max_));
+}
+
+}  // namespace animkit

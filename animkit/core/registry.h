@@ -104,7 +104,9 @@ struct EngineOption {
 
 struct PlayOptions {
   bool json = false;
-  int threads = 0;  // 0: the engine's default
+  int threads = 0;     // 0: the engine's default
+  bool pose = false;   // --pose: each update's pose in the trace (engines that trace one)
+  bool force = false;  // --force: play clips with error findings
 };
 
 // What `animkit demo` hands each engine: where to write and how to report.

@@ -43,6 +43,32 @@ void write_range_list(Writer& w, const AnimRangeList& list) {
   w.bytes(list.tail);
 }
 
+AnimList read_anim_list(Reader& r) {
+  AnimList list;
+  list.count = r.u32();
+  if (list.count > r.remaining() / 8) {
+    r.fail_at(r.pos() - 4, fmt::format("Anim List count {} needs {} bytes, {} left", list.count,
+                                       uint64_t{list.count} * 8, r.remaining()));
+  }
+  list.records.resize(list.count);
+  for (AnimListRecord& rec : list.records) {
+    rec.hash = r.u32();
+    rec.size = r.u32();
+  }
+  Bytes tail = r.bytes(r.remaining());
+  list.tail.assign(tail.begin(), tail.end());
+  return list;
+}
+
+void write_anim_list(Writer& w, const AnimList& list) {
+  w.u32(list.count);
+  for (const AnimListRecord& rec : list.records) {
+    w.u32(rec.hash);
+    w.u32(rec.size);
+  }
+  w.bytes(list.tail);
+}
+
 int rate_index(uint16_t flags) {
   if (flags & kRateFlag800) return 1;
   if (flags & kRateFlag1000) return 2;
@@ -123,6 +149,8 @@ ClipSet read_clip_set(const Resource& res) {
       set.range_list = read_range_list(r);
     } else if (t == kBoneOffsets && !set.bone_offsets && ch[i].data.size() >= 34 * 16) {
       set.bone_offsets = read_bone_offsets(r);
+    } else if (t == kAnimList && !set.anim_list) {
+      set.anim_list = read_anim_list(r);
     } else {
       set.other_chunks.push_back(i);
     }

@@ -43,6 +43,24 @@ struct AnimRangeList {
 AnimRangeList read_range_list(Reader& r);  // reads r to its end
 void write_range_list(Writer& w, const AnimRangeList& list);
 
+// The Anim List (chunk 0x4E, in warriors.glr): a count word, then {hash, size} records (564 on
+// the disc; inferred: the clips SetDynamicAnimation can load), warriors.txt "Where clips are
+// found". Kept byte for byte, the padding after the records as `tail`.
+struct AnimListRecord {
+  uint32_t hash = 0;
+  uint32_t size = 0;
+  friend bool operator==(const AnimListRecord&, const AnimListRecord&) = default;
+};
+struct AnimList {
+  uint32_t count = 0;
+  std::vector<AnimListRecord> records;
+  std::vector<uint8_t> tail;
+  friend bool operator==(const AnimList&, const AnimList&) = default;
+};
+inline constexpr uint32_t kAnimListCountOnDisc = 564;
+AnimList read_anim_list(Reader& r);  // reads r to its end
+void write_anim_list(Writer& w, const AnimList& list);
+
 // CfgAnimSpeeds(default, f800, f1000, f2000), warriors.txt "Playback rate".
 struct AnimSpeeds {
   std::array<float, 4> rates{0.75f, 0.8f, 1.0f, 0.9f};  // the values at runtime (level99)
@@ -89,13 +107,14 @@ struct ClipSet {
   std::optional<CharacterData> character_data;
   std::optional<AnimRangeList> range_list;
   std::optional<BoneOffsets> bone_offsets;
+  std::optional<AnimList> anim_list;
   std::vector<size_t> other_chunks;  // indices of chunks not read here
 
   // CharacterInstance_GetAnim: the clip an anim id gets, or -1 (slot counted from the last).
   int clip_for_anim(int anim_id) const;
   uint16_t range_flags(int anim_id) const;
 };
-// Pairs 0x00 + 0x02 chunks (in either order) into clips; reads 0x08, 0x45, 0x28.
+// Pairs 0x00 + 0x02 chunks (in either order) into clips; reads 0x08, 0x45, 0x28, 0x4E.
 ClipSet read_clip_set(const Resource& resource);
 AnmClip read_clip(const Chunk& keyframes, const Chunk& descriptor);
 // The two chunks of a clip (sizes set; hashes from the name: "<name>.anm.b.cnk" for 0x00).

@@ -20,6 +20,8 @@ const char* chunk_type_name(uint32_t type) {
       return "Anim Range List";
     case kPreinstanceObject:
       return "Preinstance Object";
+    case kAnimList:
+      return "Anim List";
     default:
       return "";
   }

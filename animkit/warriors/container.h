@@ -24,6 +24,7 @@ enum ChunkType : uint32_t {
   kBoneOffsets = 0x28,
   kAnimRangeList = 0x45,
   kPreinstanceObject = 0x47,
+  kAnimList = 0x4E,
 };
 const char* chunk_type_name(uint32_t type);
 

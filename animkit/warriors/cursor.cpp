@@ -191,20 +191,70 @@ Quat evaluate_channel(const PlayClip& clip, const PlayClip::Range& range, float 
 }
 
 int clip_length_updates(float duration, float rate, float dt) {
+  const ClipLength n = clip_length(duration, rate, dt);
+  return n.end == ClipLength::End::kEnds ? n.updates : -1;
+}
+
+ClipLength clip_length(float duration, float rate, float dt, int cap) {
+  ClipLength out;
   const float s = clock_step_size(dt, rate);
   const uint32_t end = clock_frame_count(duration);
+  if (!(s > 0)) {
+    // Nothing moves: the clip ends on update 1 only when its first step already reaches F.
+    const ClockStep c = clock_try_step(0, 0, duration, end);
+    if (!c.reached_end) {
+      out.end = ClipLength::End::kRateZero;
+      return out;
+    }
+  }
+  // Far from the end, whole runs of steps are taken at once: inside one binade of the time
+  // [2^e, 2^(e+1)) the float32 grid is a constant u and t is on it, so each toward-zero add
+  // t + s gives exactly t + floor(s / u) u. Near the end (two frames and a relative margin)
+  // and across binades the steps are taken one by one.
+  const double safe_time = (static_cast<double>(end) * (1.0 - 1e-6) - 2.0) / 30.0;
   float t = 0;
-  for (int k = 1; k < 1000000; ++k) {
+  for (int k = 1; k <= cap; ++k) {
+    if (t > 0 && t < safe_time) {
+      const float u = std::nextafter(t, INFINITY) - t;
+      const double inc = std::floor(static_cast<double>(s) / u) * u;
+      if (inc == 0) {  // t + s == t: the frame never reaches F
+        out.end = ClipLength::End::kTimeStalls;
+        out.updates = k;
+        out.stall_time = t;
+        return out;
+      }
+      int ex = 0;
+      std::frexp(t, &ex);  // t in [2^(ex-1), 2^ex)
+      const double limit = std::min(std::ldexp(1.0, ex), safe_time);
+      const double jumps = std::floor((limit - t) / inc) - 1;
+      if (jumps >= 2) {
+        const double n = std::min(jumps, static_cast<double>(cap - k));
+        if (n >= 2) {
+          t = static_cast<float>(t + n * inc);  // exact: a multiple of u inside the binade
+          k += static_cast<int>(n) - 1;
+          continue;
+        }
+      }
+    }
     const ClockStep c = clock_try_step(t, s, duration, end);
     if (!c.reached_end) {
+      if (c.time == t && k > 1) {  // t + s == t in float32: the frame never reaches F
+        out.end = ClipLength::End::kTimeStalls;
+        out.updates = k;
+        out.stall_time = t;
+        return out;
+      }
       t = c.time;
       continue;
     }
-    if (c.overshoot != 0.0f) return k;
     // An overshoot of exactly 0.0 reads as "not ended" and nothing moves: never ends.
-    return -1;
+    out.end = c.overshoot != 0.0f ? ClipLength::End::kEnds : ClipLength::End::kZeroOvershoot;
+    out.updates = k;
+    return out;
   }
-  return -1;
+  out.end = ClipLength::End::kCap;
+  out.updates = cap;
+  return out;
 }
 
 }  // namespace animkit::warriors

@@ -104,4 +104,15 @@ Quat evaluate_channel(const PlayClip& clip, const PlayClip::Range& range, float 
 // ends"): updates 0 .. n-1 show the clip, update n shows the next task.
 int clip_length_updates(float duration, float rate, float dt = 0.033333335f);
 
+// The same with the reason a clip never ends: the step dt x rate is 0 (rate 0), the overshoot on
+// the end update is exactly 0.0 (the 2-frame clip at 0.75), the float32 time stops growing before
+// frame F, or more than `cap` updates were counted.
+struct ClipLength {
+  enum class End { kEnds, kRateZero, kZeroOvershoot, kTimeStalls, kCap };
+  End end = End::kEnds;
+  int updates = 0;       // kEnds: updates 0 .. n-1 show the clip; kTimeStalls: when it stalled
+  float stall_time = 0;  // kTimeStalls: the time that no longer grows
+};
+ClipLength clip_length(float duration, float rate, float dt = 0.033333335f, int cap = 1 << 30);
+
 }  // namespace animkit::warriors

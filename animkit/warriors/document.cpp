@@ -92,7 +92,7 @@ bool sniff_character(Bytes head) {
   const std::vector<uint32_t> t = chunk_types(head, 0);
   size_t pairs = 0;
   for (size_t i = 0; i < t.size(); ++i) {
-    if (t[i] == kCharacterData || t[i] == kAnimRangeList) return true;
+    if (t[i] == kCharacterData || t[i] == kAnimRangeList || t[i] == kAnimList) return true;
     if (t[i] == kAnimRotKeyframes && i + 1 < t.size() && t[i + 1] == kAnimData) ++pairs;
   }
   // A head cut before the tables: clips all the way.
@@ -196,63 +196,116 @@ Json clip_json(const AnmClip& clip) {
 
 // ---- validate --------------------------------------------------------------------------------
 
-std::vector<Finding> validate_clip(const AnmClip& clip, const std::string& where) {
-  std::vector<Finding> out;
+// warriors.txt "Descriptor", "Keyframes", "Decoding"; each finding with the file offset of the
+// field or key it is about (the chunks' data at `keyframes_at` / `descriptor_at`).
+std::vector<ClipFinding> check_clip(const AnmClip& clip, uint64_t keyframes_at,
+                                    uint64_t descriptor_at) {
+  std::vector<ClipFinding> out;
   const Descriptor& d = clip.descriptor;
   const Keyframes& k = clip.keyframes;
-  const auto add = [&](Finding::Level l, const char* code, std::string msg, std::string fix = {}) {
-    out.push_back({l, code, where, std::move(msg), std::move(fix)});
+  const auto add = [&](Finding::Level l, const char* code, uint64_t at, std::string msg,
+                       std::string fix = {}) {
+    out.push_back({{l, code, {}, std::move(msg), std::move(fix)}, at});
   };
-  // warriors.txt "Descriptor": +0x18 equals the number of bits set in the mask.
+  // +0x18 equals the number of bits set in the mask.
   if (k.section_c.size() != size_t(d.mask_bit_count())) {
-    add(Finding::Level::kError, "CHANNEL_COUNT",
+    add(Finding::Level::kError, "CHANNEL_COUNT", descriptor_at + 0x18,
         fmt::format("{} rotation channels, the bone mask has {} bits set", k.section_c.size(),
                     d.mask_bit_count()),
         "one channel per bone in the mask");
   }
   if (d.num_channels != k.section_c.size()) {
-    add(Finding::Level::kError, "NUM_CHANNELS",
+    add(Finding::Level::kError, "NUM_CHANNELS", descriptor_at + 0x18,
         fmt::format("descriptor +0x18 says {} channels, section C splits into {}", d.num_channels,
                     k.section_c.size()));
   }
   for (int b = kNumBones; b < 40; ++b) {
     if (d.has_bone(b)) {
-      add(Finding::Level::kError, "MASK_BONE", fmt::format("mask bit {} is beyond bone 33", b));
+      add(Finding::Level::kError, "MASK_BONE", descriptor_at + 0x20 + b / 8,
+          fmt::format("mask bit {} is beyond bone 33", b));
     }
   }
-  if (k.section_a.size() > 1 || k.section_b.size() > 1) {
-    add(Finding::Level::kWarning, "SECTION_CHANNELS",
-        fmt::format("section A has {} channels, B {}; the sampler reads one each",
-                    k.section_a.size(), k.section_b.size()));
-  }
-  const auto first_keys = [&](const std::vector<Channel>& cs, const char* s) {
-    if (!cs.empty() && !cs[0].keys.empty() && cs[0].keys[0].delta != 0) {
-      add(Finding::Level::kWarning, "FIRST_DELTA",
-          fmt::format("section {}'s first key has +0 = {}, not 0", s, cs[0].keys[0].delta));
+  // The keys, section by section: a section's first key starts a channel (+0 = 0); A and B hold
+  // one channel each (a second key with +0 = 0 starts a channel the sampler never reads); a
+  // rotation key needs x^2 + y^2 + z^2 <= 1 to rebuild w.
+  const auto keys = [&](const std::vector<Channel>& cs, const char* name, uint64_t at,
+                        bool single, bool rotation) {
+    uint64_t i = 0;
+    for (size_t c = 0; c < cs.size(); ++c) {
+      for (size_t j = 0; j < cs[c].keys.size(); ++j, ++i) {
+        const Key& key = cs[c].keys[j];
+        const uint64_t key_at = at + i * kKeySize;
+        if (c == 0 && j == 0 && key.delta != 0) {
+          add(Finding::Level::kError, "FIRST_DELTA", key_at,
+              fmt::format("section {}'s first key has +0 = {}, not 0 (a channel starts with 0)",
+                          name, key.delta));
+        }
+        if (single && c > 0 && j == 0) {
+          add(Finding::Level::kError, "SECOND_CHANNEL", key_at,
+              fmt::format("a second key with +0 = 0 in section {}: a channel the sampler never "
+                          "reads ({} channels, one expected)",
+                          name, cs.size()));
+        }
+        if (rotation) {
+          const double x = key.x / 32768.0, y = key.y / 32768.0, z = key.z / 32768.0;
+          if (x * x + y * y + z * z > 1.0) {
+            add(Finding::Level::kError, "ROTATION_LENGTH", key_at + 2,
+                fmt::format("section C channel {} key {}: x^2 + y^2 + z^2 = {:.6f} > 1 (w cannot be "
+                            "rebuilt)",
+                            c, j, x * x + y * y + z * z));
+          }
+        }
+      }
     }
   };
-  first_keys(k.section_a, "A");
-  first_keys(k.section_b, "B");
-  first_keys(k.section_c, "C");
-  const float frames = d.duration * 30.0f;
-  if (!(d.duration > 0) || std::fabs(frames - std::round(frames)) > 1e-3f) {
-    add(Finding::Level::kWarning, "DURATION",
-        fmt::format("duration {} s is not a whole number of frames", d.duration));
+  keys(k.section_a, "A", keyframes_at, true, false);
+  keys(k.section_b, "B", keyframes_at + d.section_a_size, true, false);
+  keys(k.section_c, "C", keyframes_at + d.section_a_size + d.section_b_size, false, true);
+  if (!std::isfinite(d.duration)) {
+    add(Finding::Level::kError, "DURATION", descriptor_at + 0x0c,
+        fmt::format("duration {} is not finite", d.duration));
+  } else if (d.duration < 0) {
+    add(Finding::Level::kError, "DURATION", descriptor_at + 0x0c,
+        fmt::format("duration {} s is negative", d.duration));
+  } else {
+    const float frames = d.duration * 30.0f;
+    if (!(d.duration > 0) || std::fabs(frames - std::round(frames)) > 1e-3f) {
+      add(Finding::Level::kWarning, "DURATION", descriptor_at + 0x0c,
+          fmt::format("duration {} s is not a whole number of frames", d.duration));
+    }
+  }
+  if (!std::isfinite(d.displacement_x) || !std::isfinite(d.displacement_y)) {
+    add(Finding::Level::kError, "DISPLACEMENT", descriptor_at + 0x04,
+        "the root displacement is not finite");
   }
   const uint32_t f = make_play_clip(clip).frame_count;
-  for (const AnimEvent& e : k.events) {
+  const uint64_t events_at =
+      keyframes_at + d.section_a_size + d.section_b_size + d.section_c_size;
+  for (size_t i = 0; i < k.events.size(); ++i) {
+    const AnimEvent& e = k.events[i];
     if (e.frame >= f) {
-      add(Finding::Level::kInfo, "EVENT_AFTER_END",
+      add(Finding::Level::kInfo, "EVENT_AFTER_END", events_at + i * 24,
           fmt::format("event type {:#x} at frame {} never fires (the clip ends before frame {})",
                       e.type, e.frame, f));
     }
   }
   if (f == 2) {
-    add(Finding::Level::kWarning, "NEVER_ENDS_AT_075",
+    add(Finding::Level::kWarning, "NEVER_ENDS_AT_075", descriptor_at + 0x0c,
         "a 2-frame clip played at rate 0.75 never ends (overshoot exactly 0.0)");
   }
   if (d.vtable != kDescriptorVtable) {
-    add(Finding::Level::kInfo, "VTABLE", fmt::format("vtable placeholder {:#010x}", d.vtable));
+    add(Finding::Level::kInfo, "VTABLE", descriptor_at,
+        fmt::format("vtable placeholder {:#010x}", d.vtable));
+  }
+  return out;
+}
+
+std::vector<Finding> validate_clip(const AnmClip& clip, const std::string& where,
+                                   uint64_t keyframes_at, uint64_t descriptor_at) {
+  std::vector<Finding> out;
+  for (ClipFinding& f : check_clip(clip, keyframes_at, descriptor_at)) {
+    f.finding.where = fmt::format("{}: offset {:#x}", where, f.offset);
+    out.push_back(std::move(f.finding));
   }
   return out;
 }
@@ -264,7 +317,15 @@ void validate_resource(const Resource& r, const ClipSet& set, const std::string&
   for (size_t i = 0; i < r.chunks.size(); ++i) {
     const ChunkHeader& h = r.chunks[i].header;
     sum += h.size;
-    const std::string w = fmt::format("{} chunk {}", where, i);
+    const std::string w = fmt::format("{} chunk {}: offset {:#x}", where, i, r.chunks[i].offset);
+    // warriors-container.md: 0x28 is always 544 bytes (34 entries of 16); the sampler reads
+    // entry 1's +4.
+    if (h.type == kBoneOffsets && r.chunks[i].data.size() < 34 * 16) {
+      out.push_back({Finding::Level::kError, "BONE_OFFSETS_SIZE", w,
+                     fmt::format("chunk 0x28 holds {} bytes, 544 needed (34 entries of 16)",
+                                 r.chunks[i].data.size()),
+                     ""});
+    }
     if (h.size % 16 != 0) {
       out.push_back({Finding::Level::kError, "CHUNK_SIZE", w,
                      fmt::format("size {} is not a multiple of 16", h.size), ""});
@@ -286,7 +347,10 @@ void validate_resource(const Resource& r, const ClipSet& set, const std::string&
   for (size_t i = 0; i < set.clips.size(); ++i) {
     const ClipEntry& c = set.clips[i];
     const std::string w = fmt::format("{} clip {} '{}'", where, i, c.clip.descriptor.name_text());
-    for (Finding& f : validate_clip(c.clip, w)) out.push_back(std::move(f));
+    for (Finding& f : validate_clip(c.clip, w, r.chunks[c.keyframes_chunk].offset + 16,
+                                    r.chunks[c.descriptor_chunk].offset + 16)) {
+      out.push_back(std::move(f));
+    }
     const std::string cnk = c.clip.descriptor.name_text() + ".anm.b.cnk";
     if (r.chunks[c.keyframes_chunk].header.hash != crc32(cnk)) {
       out.push_back({Finding::Level::kInfo, "HASH", w,
@@ -294,6 +358,11 @@ void validate_resource(const Resource& r, const ClipSet& set, const std::string&
                                  r.chunks[c.keyframes_chunk].header.hash, cnk),
                      ""});
     }
+  }
+  if (set.anim_list && set.anim_list->count != kAnimListCountOnDisc) {
+    out.push_back({Finding::Level::kInfo, "ANIM_LIST_COUNT", where,
+                   fmt::format("Anim List holds {} records, 564 on the disc", set.anim_list->count),
+                   ""});
   }
   if (set.range_list && set.range_list->count != kNumAnimIds) {
     out.push_back(
@@ -445,6 +514,15 @@ class WarriorsDocument : public Document {
       j["range_list"] = Json{{"count", s.range_list->count},
                              {"records", std::move(recs)},
                              {"tail_bytes", s.range_list->tail.size()}};
+    }
+    if (s.anim_list) {
+      Json recs = Json::array();
+      for (const AnimListRecord& r : s.anim_list->records) {
+        recs.push_back(Json{{"hash", fmt::format("{:#010x}", r.hash)}, {"size", r.size}});
+      }
+      j["anim_list"] = Json{{"count", s.anim_list->count},
+                            {"records", std::move(recs)},
+                            {"tail_bytes", s.anim_list->tail.size()}};
     }
     if (s.bone_offsets) {
       Json e = Json::array();

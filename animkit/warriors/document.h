@@ -40,6 +40,14 @@ Json clip_json(const AnmClip& clip);
 // The neutral skeleton (34 joints) and a clip in neutral form.
 Skeleton neutral_skeleton(const BoneOffsets* offsets);
 Clip neutral_clip(const AnmClip& clip, float bind_height);
-std::vector<Finding> validate_clip(const AnmClip& clip, const std::string& where);
+std::vector<Finding> validate_clip(const AnmClip& clip, const std::string& where,
+                                   uint64_t keyframes_at = 0, uint64_t descriptor_at = 0);
+// The same findings with the file offset of what each is about (the chunks' data offsets given).
+struct ClipFinding {
+  Finding finding;
+  uint64_t offset = 0;
+};
+std::vector<ClipFinding> check_clip(const AnmClip& clip, uint64_t keyframes_at = 0,
+                                    uint64_t descriptor_at = 0);
 
 }  // namespace animkit::warriors

@@ -62,7 +62,7 @@ void CharacterInstance::remove_range(int first, int last) {
 int CharacterInstance::layer_start(int top) const {
   int need = 1;
   for (int j = top; j >= 0; --j) {
-    need += stack_[j]->type() == 9 ? 1 : -1;
+    need -= stack_[j]->pose_delta(j == 0);
     if (need == 0) return j;
   }
   return -1;
@@ -94,15 +94,24 @@ void CharacterInstance::finish_newest_fade_if_crowded() {
   }
 }
 
+// What a task that starts takes over: the held bits of the newest task it supersedes (a fade
+// supersedes nothing; TaskStack_Top skips it).
+uint64_t CharacterInstance::taken_over_by(const AnimTask& task) const {
+  if (task.type() == 9) return 0;
+  const AnimTask* newest = top();
+  return newest ? newest->held : 0;
+}
+
 void CharacterInstance::insert_bottom(std::unique_ptr<AnimTask> task) {
   finish_newest_fade_if_crowded();
   if (count_ == kMaxStack) {  // no room: the task is given back (a choice, README)
     defer(std::move(task));
   } else {
+    const uint64_t taken = taken_over_by(*task);
     for (int i = count_; i > 0; --i) stack_[i] = std::move(stack_[i - 1]);
     stack_[0] = std::move(task);
     ++count_;
-    stack_[0]->start();
+    stack_[0]->start(taken);
   }
   refresh_playing_anim();
 }
@@ -112,8 +121,9 @@ void CharacterInstance::push(std::unique_ptr<AnimTask> task) {
   if (count_ == kMaxStack) {
     defer(std::move(task));
   } else {
+    const uint64_t taken = taken_over_by(*task);
     stack_[count_++] = std::move(task);
-    stack_[count_ - 1]->start();
+    stack_[count_ - 1]->start(taken);
   }
   refresh_playing_anim();
 }
@@ -181,10 +191,11 @@ void CharacterInstance::advance(float dt) {
     if (r == AdvanceResult::kHandOver) {
       // The next task takes the clip's place, in the same update.
       std::unique_ptr<AnimTask> next = t->take_next();
+      const uint64_t taken = firing_ == t && next->type() != 9 ? t->held : 0;
       if (firing_ == t) firing_ = next.get();
       defer(std::move(stack_[i]));
       stack_[i] = std::move(next);
-      stack_[i]->start();
+      stack_[i]->start(taken);
     } else if (r == AdvanceResult::kFinished) {
       remove_range(i, i);
       --i;
@@ -201,10 +212,33 @@ void CharacterInstance::flush_deferred() {
   refresh_playing_anim();
 }
 
+namespace {
+WarPose all_tagged(WarPose p) {
+  p.root_velocity = tagged(p.root_velocity, true);
+  p.root_translation = tagged(p.root_translation, true);
+  for (Quat& q : p.rotations) q = tagged(q, true);
+  return p;
+}
+}  // namespace
+
 const WarPose& CharacterInstance::sample() {
+  default_from_queue_ = false;
+  sample_context.defaults = &default_pose;
+  if (!queue_.empty() && human.queued_pose_test) {
+    // The queued tasks as they would stand once inserted (each at the bottom: the last queued
+    // lowest), sampled bottom-up over the reference pose.
+    poses_.clear();
+    for (size_t i = queue_.size(); i-- > 0;) queue_[i]->sample(poses_);
+    if (poses_.size() > 0) {
+      queued_default_ = all_tagged(poses_.top());  // values taken from a default are tagged
+      sample_context.defaults = &queued_default_;
+      default_from_queue_ = true;
+    }
+  }
   poses_.clear();
   for (int i = 0; i < count_; ++i) stack_[i]->sample(poses_);
-  pose_ = poses_.size() > 0 ? poses_.top() : default_pose;
+  pose_ = poses_.size() > 0 ? poses_.top() : *sample_context.defaults;
+  sample_context.defaults = &default_pose;
   build_bone_matrices(pose_, offsets, bones_);
   return pose_;
 }
@@ -221,7 +255,8 @@ void CharacterInstance::apply_root_motion(float dt) {
   human.position = human.position + w * dt;
   const Quat q = bones_[0].rotation;
   const float a = 2.0f * std::acos(std::clamp(q.w, -1.0f, 1.0f));
-  human.heading += (q.z < 0 ? -a : a) * 30.0f * dt;
+  // An attached human (+0x280 not -1) takes the pose's quaternion once per update as it is.
+  human.heading += (q.z < 0 ? -a : a) * (human.attachment != -1 ? 1.0f : 30.0f * dt);
 }
 
 }  // namespace animkit::warriors

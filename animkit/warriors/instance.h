@@ -20,6 +20,10 @@ struct Human {
   Vec3 position;
   float speed_multiplier = 1.0f;  // +0x3a4, the locomotion blends' rate
   uint32_t reported_object_flags = 0;  // +0x40 of the object the human reports (vtable +0xf4)
+  int attachment = -1;                 // +0x280: not -1 while attached (Root motion)
+  // The human test 0x00223440 that lets the queued tasks' pose be the default (not traced: the
+  // scenario sets it).
+  bool queued_pose_test = false;
 };
 
 struct FiredEvent {
@@ -67,9 +71,15 @@ class CharacterInstance : public EventSink {
   void advance(float dt);
   // AnimTask_FlushDeferred (0x00105570): releases the tasks given back this update.
   void flush_deferred();
-  // CharacterInstance_Sample: the tasks bottom-up onto the pose stack; the result is the top
-  // pose (the default pose when nothing was pushed).
+  // CharacterInstance_Sample (0x00176d60): the tasks bottom-up onto the pose stack; the result
+  // is the top pose (the default pose when nothing was pushed). With tasks queued and the human
+  // test passing, the queued tasks are sampled first (onto a buffer initialised with the
+  // reference pose) and their pose is the default pose of this frame.
   const WarPose& sample();
+  int queued() const { return static_cast<int>(queue_.size()); }
+  const AnimTask* queued_task(int i) const { return queue_[i].get(); }
+  // Whether this frame's default pose came from the queued tasks.
+  bool default_from_queue() const { return default_from_queue_; }
   // Human_ApplyRootMotion (0x0023f238) from the built entry 0.
   void apply_root_motion(float dt);
   const std::array<BoneTransform, kNumBones>& bones() const { return bones_; }
@@ -99,6 +109,7 @@ class CharacterInstance : public EventSink {
   void finish_newest_fade_if_crowded();
   void remove_range(int first, int last);  // [first, last], deferred
   int layer_start(int top) const;
+  uint64_t taken_over_by(const AnimTask& task) const;
   int complete_fade(int i);
   void defer(std::unique_ptr<AnimTask> task);
 
@@ -110,6 +121,8 @@ class CharacterInstance : public EventSink {
   std::vector<Callback> callbacks_;
   const AnimTask* firing_ = nullptr;
   PoseStack poses_;
+  WarPose queued_default_;  // 0x005fd040
+  bool default_from_queue_ = false;
   std::array<WarPose, 3> scratch_;
   WarPose pose_;
   std::array<BoneTransform, kNumBones> bones_;

@@ -32,7 +32,7 @@ void register_module(Registry& registry) {
        }});
   engine.play = [](const Json& scenario, const std::filesystem::path& base,
                    const PlayOptions& options,
-                   std::ostream& out) { return play_scenario(scenario, base, options.json, out); };
+                   std::ostream& out) { return play_scenario(scenario, base, options, out); };
   engine.demo = [](DemoContext& ctx) { run_demo(ctx); };
   registry.add(std::move(engine));
 }

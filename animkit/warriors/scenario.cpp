@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <ostream>
+#include <sstream>
 
 #include "animkit/core/registry.h"
 #include "animkit/warriors/character.h"
@@ -22,6 +24,7 @@ struct AnimSet {
   std::map<int, std::unique_ptr<PlayClip>> clips;
   std::map<int, uint16_t> range_flags;
   AnimSpeeds speeds;
+  std::optional<BoneOffsets> bone_offsets;  // the character's 0x28 chunk, when it has one
 
   const PlayClip* clip(int id, const char* what) const {
     auto it = clips.find(id);
@@ -87,7 +90,29 @@ uint64_t flag_word(const Json& j, const char* key, uint64_t fallback) {
 // nested tasks must be an error, not a stack overflow).
 constexpr int kMaxTaskNesting = 256;
 
-void load_set(const Json& j, const std::filesystem::path& base, AnimSet& set) {
+// `play` refuses a clip with an error finding (validate's rules) unless forced; the error names
+// the offset of what is wrong. A 0x28 chunk too short is refused too.
+void refuse_bad_clips(const Resource& r, const ClipSet& cs, bool force) {
+  if (force) return;
+  for (const Chunk& c : r.chunks) {
+    if (c.header.type == kBoneOffsets && c.data.size() < 34 * 16) {
+      throw Error(fmt::format("chunk 0x28 holds {} bytes, 544 needed (--force plays it anyway)",
+                              c.data.size()),
+                  c.offset);
+    }
+  }
+  for (const ClipEntry& e : cs.clips) {
+    for (const ClipFinding& f : check_clip(e.clip, r.chunks[e.keyframes_chunk].offset + 16,
+                                           r.chunks[e.descriptor_chunk].offset + 16)) {
+      if (f.finding.level != Finding::Level::kError) continue;
+      throw Error(fmt::format("clip '{}': {} ({}; --force plays it anyway)",
+                              e.clip.descriptor.name_text(), f.finding.message, f.finding.code),
+                  f.offset);
+    }
+  }
+}
+
+void load_set(const Json& j, const std::filesystem::path& base, AnimSet& set, bool force) {
   if (j.contains("anim_speeds")) {
     const Json& s = j["anim_speeds"];
     if (!s.is_array() || s.size() != 4) throw Error("'anim_speeds' must be four numbers");
@@ -106,6 +131,8 @@ void load_set(const Json& j, const std::filesystem::path& base, AnimSet& set) {
     try {
       const WarriorsFile f = read_warriors_file(bytes, FileKind::kCharacter);
       const ClipSet& cs = f.sets.at(0);
+      refuse_bad_clips(*f.resources().at(0), cs, force);
+      if (const BoneOffsets* off = f.bone_offsets()) set.bone_offsets = *off;
       for (int id = 0; id < kNumAnimIds; ++id) {
         const int c = cs.clip_for_anim(id);
         if (c >= 0)
@@ -128,6 +155,7 @@ void load_set(const Json& j, const std::filesystem::path& base, AnimSet& set) {
         if (e.is_pack()) throw Error("a pack; name an .anm resource", 0);
         const ClipSet cs = read_clip_set(std::get<Resource>(e.content));
         if (cs.clips.empty()) throw Error("no clip (chunks 0x00 + 0x02) in the resource", 0);
+        refuse_bad_clips(std::get<Resource>(e.content), cs, force);
         set.clips[id] = std::make_unique<PlayClip>(make_play_clip(cs.clips[0].clip, id));
       } catch (const Error& e) {
         throw e.with_file(path.string());
@@ -144,6 +172,7 @@ void load_set(const Json& j, const std::filesystem::path& base, AnimSet& set) {
 }
 
 struct Player {
+  bool force = false;  // play clips with error findings
   CharacterInstance instance;
   AnimSet set;
   std::map<std::string, AnimSet> others;  // other humans' sets, for paired tasks
@@ -186,6 +215,13 @@ struct Player {
       float rate = from->rate(anim);
       if (type == 7) rate = non_negative(spec, "rate", 1.0f);
       auto t = std::make_unique<ClipTask>(type, inst, clip, non_negative(spec, "rate", rate));
+      if (spec.contains("bone")) {
+        const int bone = integer(spec, "bone", -1);
+        if (bone < 0 || bone >= kNumBones) throw Error("\"bone\" must be a bone 0-33");
+        const float w = non_negative(spec, "weight", 1.0f);
+        if (w > 1) throw Error("\"weight\" must be 0 to 1");
+        t->set_subtree(bone, w);
+      }
       if ((type == 3 || type == 6) && spec.contains("next")) {
         t->set_next(make_task(spec["next"], depth + 1), non_negative(spec, "blend", 0.0f));
       }
@@ -288,6 +324,12 @@ struct Player {
       if (t) t->set_flags(static_cast<uint32_t>(integer(a, "flags", 0)));
     } else if (d == "speed_multiplier") {
       instance.human.speed_multiplier = non_negative(a, "value", 1.0f);
+    } else if (d == "attach") {
+      // Human +0x280: the root turn is then the pose's quaternion once per update.
+      instance.human.attachment = integer(a, "handle", 0);
+      if (instance.human.attachment == -1) throw Error("attach: \"handle\" must not be -1");
+    } else if (d == "detach") {
+      instance.human.attachment = -1;
     } else if (d == "state_flags") {
       // The caller's own changes to record +0x08 (what the combat code sets beside the tasks).
       uint64_t& w = instance.human.state_flags;
@@ -328,7 +370,15 @@ Json task_json(const AnimTask& t) {
     }
   } else if (t.type() == 10 || t.type() == 11 || t.type() == 13) {
     j["value"] = json_float(t.blend_value());
-  } else if (t.type() == 3 || t.type() == 6) {
+  }
+  if (t.type() == 1 || t.type() == 3 || t.type() == 4 || t.type() == 6 || t.type() == 7) {
+    const auto& ct = static_cast<const ClipTask&>(t);
+    if (ct.subtree_bone() >= 0) {
+      j["bone"] = ct.subtree_bone();
+      j["weight"] = json_float(ct.subtree_weight());
+    }
+  }
+  if (t.type() == 3 || t.type() == 6) {
     const auto& ct = static_cast<const ClipTask&>(t);
     if (ct.in_blend_window() && ct.next()) {
       j["blend"] = json_float(ct.blend_share());
@@ -338,38 +388,94 @@ Json task_json(const AnimTask& t) {
   return j;
 }
 
-int play(const Json& scenario, const std::filesystem::path& base, bool json, std::ostream& out);
+int play(const Json& scenario, const std::filesystem::path& base, const PlayOptions& options,
+         std::ostream& out, const UpdateHook* hook = nullptr);
 
 }  // namespace
 
-int play_scenario(const Json& scenario, const std::filesystem::path& base, bool json,
-                  std::ostream& out) {
+// The pose of the update (warriors.txt, "The pose", "Bone transforms"): the 34 local rotations,
+// the two translations and the model-space transforms, values with the tag bit cleared and the
+// tag given as "default" per bone.
+Json pose_json(const CharacterInstance& inst) {
+  const WarPose& pose = inst.pose();
+  const auto& model = inst.bones();
+  const auto clean = [](auto v) { return to_json(tagged(v, false)); };
+  Json rotations = Json::array(), defaults = Json::array(), m = Json::array();
+  for (int b = 0; b < kNumBones; ++b) {
+    rotations.push_back(clean(pose.rotations[b]));
+    defaults.push_back(pose.rotation_default(b));
+    m.push_back(Json{{"bone", b},
+                     {"name", bone_name(b)},
+                     {"position", clean(model[b].position)},
+                     {"rotation", clean(model[b].rotation)}});
+  }
+  return Json{{"root_velocity", clean(pose.root_velocity)},
+              {"root_velocity_default", pose.velocity_default()},
+              {"root_translation", clean(pose.root_translation)},
+              {"root_translation_default", pose.translation_default()},
+              {"rotations", std::move(rotations)},
+              {"default", std::move(defaults)},
+              {"model", std::move(m)}};
+}
+
+int play_scenario(const Json& scenario, const std::filesystem::path& base,
+                  const PlayOptions& options, std::ostream& out) {
   try {
-    return play(scenario, base, json, out);
+    return play(scenario, base, options, out);
   } catch (const nlohmann::json::exception& e) {
     throw Error(fmt::format("scenario: {}", e.what()));
   }
 }
 
+int run_scenario(const Json& scenario, const std::filesystem::path& base,
+                 const PlayOptions& options, const UpdateHook& hook) {
+  std::ostringstream sink;
+  PlayOptions quiet = options;
+  quiet.json = false;
+  quiet.pose = false;
+  try {
+    return play(scenario, base, quiet, sink, &hook);
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(fmt::format("scenario: {}", e.what()));
+  }
+}
+
+int play_scenario(const Json& scenario, const std::filesystem::path& base, bool json,
+                  std::ostream& out) {
+  PlayOptions options;
+  options.json = json;
+  return play_scenario(scenario, base, options, out);
+}
+
 namespace {
-int play(const Json& scenario, const std::filesystem::path& base, bool json, std::ostream& out) {
+int play(const Json& scenario, const std::filesystem::path& base, const PlayOptions& options,
+         std::ostream& out, const UpdateHook* hook) {
   if (!scenario.is_object()) throw Error("the scenario must be a JSON object");
+  const bool json = options.json;
+  const bool want_pose = options.pose || scenario.value("pose", false);
   Player p;
-  load_set(scenario, base, p.set);
+  p.force = options.force || scenario.value("force", false);
+  load_set(scenario, base, p.set, p.force);
   if (scenario.contains("humans")) {
     if (!scenario["humans"].is_object()) throw Error("'humans' must map names to anim sets");
     for (const auto& [name, h] : scenario["humans"].items()) {
       if (!h.is_object()) throw Error("'humans' must map names to anim sets");
       AnimSet& other = p.others[name];
       other.speeds = p.set.speeds;  // CfgAnimSpeeds is global unless the set names its own
-      load_set(h, base, other);
+      load_set(h, base, other, p.force);
     }
   }
   const float dt = non_negative(scenario, "dt", kDt);
   const int updates = integer(scenario, "updates", 60);
   if (updates < 0 || updates > 10000000) throw Error("'updates' must be 0 to 10,000,000");
   p.instance.human.speed_multiplier = non_negative(scenario, "speed_multiplier", 1.0f);
-  p.instance.sample_context.bind_height = number(scenario, "bind_height", 0.0f);
+  // The character's 0x28 chunk gives the bone offsets and the bind height (entry 1, +4);
+  // without one, unit offsets and "bind_height" (0 by default).
+  if (p.set.bone_offsets) {
+    for (int b = 0; b < kNumBones; ++b) p.instance.offsets[b] = p.set.bone_offsets->offset(b);
+  }
+  p.instance.sample_context.bind_height = number(
+      scenario, "bind_height", p.set.bone_offsets ? p.set.bone_offsets->bind_height() : 0.0f);
   std::vector<std::pair<int, Json>> actions;
   if (scenario.contains("actions")) {
     if (!scenario["actions"].is_array()) throw Error("'actions' must be an array");
@@ -380,6 +486,14 @@ int play(const Json& scenario, const std::filesystem::path& base, bool json, std
       actions.emplace_back(integer(a, "at", 0), a);
     }
   }
+  // The queue runs after each update's actions unless the scenario runs it by "run_queue" only
+  // (then queued tasks can stand at sampling time, where the human test decides whether their
+  // pose is the default pose).
+  const std::string queue_runs = scenario.value("queue_runs", std::string("each_update"));
+  if (queue_runs != "each_update" && queue_runs != "on_action") {
+    throw Error("'queue_runs' must be \"each_update\" or \"on_action\"");
+  }
+  p.instance.human.queued_pose_test = scenario.value("queued_pose_test", false);
   std::stable_sort(actions.begin(), actions.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   size_t next_action = 0;
@@ -392,9 +506,13 @@ int play(const Json& scenario, const std::filesystem::path& base, bool json, std
     while (next_action < actions.size() && actions[next_action].first <= k) {
       p.act(actions[next_action++].second);
     }
-    inst.run_queued_tasks();
+    if (queue_runs == "each_update") inst.run_queued_tasks();
     inst.sample();
     inst.apply_root_motion(dt);
+    if (hook) {
+      if (!(*hook)(k, inst)) return 0;
+      continue;
+    }
     const auto& bones = inst.bones();
     if (json) {
       Json line{{"update", k}, {"anim", inst.human.playing_anim}};
@@ -423,12 +541,16 @@ int play(const Json& scenario, const std::filesystem::path& base, bool json, std
         line["callbacks"] = std::move(cbs);
       }
       line["state_flags"] = inst.human.state_flags;
+      if (inst.human.attachment != -1) line["attachment"] = inst.human.attachment;
+      if (inst.queued() > 0) line["queued"] = inst.queued();
+      if (inst.default_from_queue()) line["default_from_queue"] = true;
       if (inst.human.reported_object_flags) {
         line["reported_object_flags"] = inst.human.reported_object_flags;
       }
       line["heading"] = json_float(inst.human.heading);
       line["velocity"] = to_json(inst.human.velocity);
       line["position"] = to_json(inst.human.position);
+      if (want_pose) line["pose"] = pose_json(inst);
       out << line.dump() << "\n";
     } else {
       std::string tasks;

@@ -30,10 +30,12 @@ void blend_top_two(PoseStack& poses, float weight) {
 // ---- AnimTask ----------------------------------------------------------------------------------
 
 // warriors.txt "Held flags": as it starts a task first clears the bits it holds from record
-// +0x08, then sets its start bits (which it then holds too).
-void AnimTask::start() {
+// +0x08, then sets its start bits (which it then holds too). A task that becomes the newest also
+// clears what the newest task before it held (README Choices: the new attack that shows
+// 0x1, not the old phase with it).
+void AnimTask::start(uint64_t taken_over) {
   uint64_t& word = instance_->human.state_flags;
-  word = (word & ~held) | start_bits;
+  word = (word & ~(held | taken_over)) | start_bits;
   held |= start_bits;
   started_ = true;
 }
@@ -74,6 +76,7 @@ void ClipTask::set_next(std::unique_ptr<AnimTask> next, float blend_time) {
 }
 
 void ClipTask::sample(PoseStack& poses) {
+  const bool over = bone_ >= 0 && poses.size() > 0;
   WarPose* p = poses.push();
   if (!p) return;
   cursor_.sample(rate_, instance_->sample_context, *p);
@@ -82,6 +85,11 @@ void ClipTask::sample(PoseStack& poses) {
     const int before = poses.size();
     next_->sample(poses);
     if (poses.size() == before + 1) blend_top_two(poses, share_);
+  }
+  if (over) {
+    // Over a subtree: the pose under it keeps every bone outside `bone_`'s subtree.
+    pose_blend_partial(poses.top(1), poses.top(0), subtree_weight_, poses.top(1), bone_);
+    poses.pop();
   }
 }
 

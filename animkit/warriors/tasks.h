@@ -70,7 +70,9 @@ class AnimTask {
   std::string end_callback;   // a name reported in the trace when the task is released
   std::string wrap_callback;  // type 1 and 12: reported on each wrap
 
-  virtual void start();                            // +0x54: clears the held bits, sets the start bits
+  // +0x54: clears the bits it holds and `taken_over` (what the newest task it supersedes holds),
+  // then sets its start bits.
+  virtual void start(uint64_t taken_over = 0);
   virtual void sample(PoseStack& poses) = 0;       // +0x5c
   virtual AdvanceResult advance(float dt) = 0;     // +0x64
   virtual float time() const { return 0; }         // +0x6c
@@ -81,6 +83,12 @@ class AnimTask {
   virtual void set_blend_value(float) {}           // +0xbc
   virtual int anim_id() const { return -1; }       // +0x104
   virtual const AnimCursor* main_cursor() const { return nullptr; }
+  // Poses the task adds to the pose stack when sampled: 1, a fade -1 (two become one), a clip
+  // played over a subtree 0 (it blends into the pose under it; 1 when it is the bottom task).
+  virtual int pose_delta(bool bottom) const {
+    (void)bottom;
+    return 1;
+  }
   // Type 3 / 6: the next task that takes this one's place (moved out on hand-over).
   virtual std::unique_ptr<AnimTask> take_next() { return nullptr; }
 
@@ -119,6 +127,16 @@ class ClipTask : public AnimTask {
   bool in_blend_window() const { return window_; }
   float blend_share() const { return share_; }
   AnimCursor& cursor() { return cursor_; }
+  // Played over a subtree (a scenario's choice, README): the clip's pose is blended into the pose
+  // under it for `bone`'s subtree only, with `weight` as its share (Pose_BlendPartial with a
+  // bone, warriors.txt "Blending"): an upper-body clip over legs that walk.
+  void set_subtree(int bone, float weight) {
+    bone_ = bone;
+    subtree_weight_ = weight;
+  }
+  int subtree_bone() const { return bone_; }
+  float subtree_weight() const { return subtree_weight_; }
+  int pose_delta(bool bottom) const override { return bone_ >= 0 && !bottom ? 0 : 1; }
 
  private:
   const PlayClip* clip_;
@@ -128,6 +146,8 @@ class ClipTask : public AnimTask {
   bool window_ = false;
   float share_ = 0;
   bool held_at_end_ = false;
+  int bone_ = -1;
+  float subtree_weight_ = 1.0f;
 };
 
 // Type 9: a cross-fade over d seconds from the tasks below it (warriors.txt, "Fades").
@@ -143,6 +163,7 @@ class FadeTask : public AnimTask {
   static float fade_weight(float t, float d);
   // Finishes at once (advanced by its remaining time).
   void finish() { elapsed_ = duration_ + (duration_ > 0 ? 0.f : 1.f); }
+  int pose_delta(bool) const override { return -1; }
 
  private:
   float duration_;

@@ -49,5 +49,34 @@ TEST(WarriorsClock, RoundsTowardZero) {
   EXPECT_EQ(clock_add(0.1f, 0.2f), std::nextafter(0.1f + 0.2f, 0.0f));
 }
 
+// The reasons a clip never ends are told apart: rate 0, the 2-frame clip's overshoot of exactly
+// 0.0 at 0.75, the float32 time that stops growing (found without stepping every update), the
+// iteration cap. The fast-forward gives the same counts as stepping one by one.
+TEST(WarriorsClock, NeverEndsReasons) {
+  using End = ClipLength::End;
+  EXPECT_EQ(clip_length(21 / 30.f, 0.0f).end, End::kRateZero);
+  EXPECT_EQ(clip_length(21 / 30.f, 0.8f, 0.0f).end, End::kRateZero);
+  EXPECT_EQ(clip_length(0.0f, 0.0f).end, End::kEnds);  // F = 0 ends on the first update
+  EXPECT_EQ(clip_length(2 / 30.f, 0.75f).end, End::kZeroOvershoot);
+  const ClipLength stall = clip_length(3000 / 30.f, 0.000001f);
+  EXPECT_EQ(stall.end, End::kTimeStalls);
+  EXPECT_GT(stall.updates, 8000000);
+  EXPECT_GT(stall.stall_time, 0.25f);
+  EXPECT_LT(stall.stall_time, 1.0f);
+  EXPECT_EQ(clip_length(3000 / 30.f, 0.000001f, kDt, 1000).end, End::kCap);
+  // 680 frames (the longest clip on the disc) at 0.75: the count against a plain loop.
+  for (float rate : {0.75f, 0.8f, 0.9f, 1.0f, 0.01f}) {
+    const float d = 680 / 30.f, s = clock_step_size(kDt, rate);
+    float t = 0;
+    int k = 1;
+    for (;; ++k) {
+      const ClockStep c = clock_try_step(t, s, d, clock_frame_count(d));
+      if (c.reached_end) break;
+      t = c.time;
+    }
+    EXPECT_EQ(clip_length(d, rate).updates, k) << rate;
+  }
+}
+
 }  // namespace
 }  // namespace animkit::warriors

@@ -1,6 +1,8 @@
 // Formats and round trips (warriors.txt "Data"; warriors-container.md).
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <cmath>
 
 #include "animkit/warriors/builder.h"
@@ -280,6 +282,155 @@ TEST(WarriorsClip, ValidateChannelCount) {
   ASSERT_FALSE(f.empty());
   EXPECT_EQ(f[0].code, "CHANNEL_COUNT");
   EXPECT_EQ(f[0].level, Finding::Level::kError);
+}
+
+const ClipFinding* find_code(const std::vector<ClipFinding>& fs, const std::string& code) {
+  for (const ClipFinding& f : fs) {
+    if (f.finding.code == code) return &f;
+  }
+  return nullptr;
+}
+
+// Validation as strict as the spec ("Descriptor", "Keyframes", "Decoding"), each finding with the
+// offset of the field or key (keyframes at 0x100, descriptor at 0x400 here). The fixture's keys:
+// A at +0 and +8, B at +16, C bone 1 at +24, +32, +40 and bone 5 at +48.
+TEST(WarriorsClip, ValidateStrictWithOffsets) {
+  const AnmClip good = two_channel_clip();
+  EXPECT_TRUE(check_clip(good, 0x100, 0x400).empty());
+  {
+    AnmClip c = good;
+    c.keyframes.section_c[0].keys[0].delta = 3;
+    const auto fs = check_clip(c, 0x100, 0x400);
+    const ClipFinding* f = find_code(fs, "FIRST_DELTA");
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->finding.level, Finding::Level::kError);
+    EXPECT_EQ(f->offset, 0x100u + 24);
+  }
+  {
+    AnmClip c = good;  // two keys with +0 = 0 in section A: a second channel
+    c.keyframes.section_a.push_back(Channel{{Key{0, 0, 0, 0, 0}}});
+    c.descriptor.section_a_size = 24;
+    const auto fs = check_clip(c, 0x100, 0x400);
+    const ClipFinding* f = find_code(fs, "SECOND_CHANNEL");
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->finding.level, Finding::Level::kError);
+    EXPECT_EQ(f->offset, 0x100u + 16);
+  }
+  {
+    AnmClip c = good;  // x^2 + y^2 + z^2 = 2 x (30000 / 32768)^2 > 1
+    c.keyframes.section_c[1].keys[0].x = 30000;
+    c.keyframes.section_c[1].keys[0].y = 30000;
+    const auto fs = check_clip(c, 0x100, 0x400);
+    const ClipFinding* f = find_code(fs, "ROTATION_LENGTH");
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->finding.level, Finding::Level::kError);
+    EXPECT_EQ(f->offset, 0x100u + 48 + 2);
+    // (23170 / 32768)^2 x 2 = 0.99998: still a unit quaternion.
+    c.keyframes.section_c[1].keys[0].x = 23170;
+    c.keyframes.section_c[1].keys[0].y = 23170;
+    c.keyframes.section_c[1].keys[0].z = 0;
+    const auto ok = check_clip(c, 0x100, 0x400);
+    EXPECT_FALSE(find_code(ok, "ROTATION_LENGTH"));
+  }
+  {
+    AnmClip c = good;
+    c.descriptor.set_bone(35);
+    const auto fs = check_clip(c, 0x100, 0x400);
+    const ClipFinding* f = find_code(fs, "MASK_BONE");
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->offset, 0x400u + 0x24);
+    ASSERT_TRUE(find_code(fs, "CHANNEL_COUNT"));
+    EXPECT_EQ(find_code(fs, "CHANNEL_COUNT")->offset, 0x400u + 0x18);
+  }
+  for (float bad : {INFINITY, -INFINITY, NAN}) {
+    AnmClip c = good;
+    c.descriptor.duration = bad;
+    const auto fs = check_clip(c, 0x100, 0x400);
+    const ClipFinding* f = find_code(fs, "DURATION");
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->finding.level, Finding::Level::kError);
+    EXPECT_EQ(f->offset, 0x400u + 0x0c);
+  }
+  // The formatted form names the offset.
+  AnmClip c = good;
+  c.descriptor.duration = INFINITY;
+  const std::vector<Finding> fs = validate_clip(c, "clip 0", 0x100, 0x400);
+  ASSERT_FALSE(fs.empty());
+  EXPECT_EQ(fs[0].where, "clip 0: offset 0x40c");
+}
+
+// warriors-container.md: chunk 0x28 is 544 bytes; a shorter one is an error with its offset.
+TEST(WarriorsCharacter, ValidateShortBoneOffsets) {
+  Resource r = make_character_resource("set", {two_channel_clip()}, {408}, {});
+  Chunk c;
+  c.header.type = kBoneOffsets;
+  c.header.size = 32;
+  c.data.assign(32, 0);
+  r.chunks.push_back(c);
+  r.header.count += 1;
+  r.header.data_size += 32;
+  const std::vector<uint8_t> bytes = bytes_of(r);
+  const auto doc = open_document("set.res", bytes, FileKind::kCharacter);
+  bool found = false;
+  for (const Finding& f : doc->validate()) {
+    if (f.code != "BONE_OFFSETS_SIZE") continue;
+    found = true;
+    EXPECT_EQ(f.level, Finding::Level::kError);
+    EXPECT_NE(f.where.find(fmt::format("offset {:#x}", bytes.size() - 48)), std::string::npos)
+        << f.where;
+  }
+  EXPECT_TRUE(found);
+}
+
+// warriors.txt "Where clips are found": the Anim List (0x4E) is a count word then {hash, size}
+// records; read and written byte for byte, listed by dump.
+TEST(WarriorsCharacter, AnimListRoundTripAndDump) {
+  Writer w;
+  w.u32(kAnimListCountOnDisc);
+  for (uint32_t i = 0; i < kAnimListCountOnDisc; ++i) {
+    w.u32(crc32(fmt::format("clip{}.anm", i)));
+    w.u32(1024 + 16 * i);
+  }
+  while (w.pos() % 16) w.u8(0);
+  const std::vector<uint8_t> data = w.take();
+  Reader r(data, 0x40);
+  const AnimList list = read_anim_list(r);
+  EXPECT_EQ(list.count, 564u);
+  ASSERT_EQ(list.records.size(), 564u);
+  EXPECT_EQ(list.records[3].hash, crc32("clip3.anm"));
+  EXPECT_EQ(list.records[3].size, 1024u + 48);
+  EXPECT_EQ(list.tail.size(), data.size() - 4 - 564 * 8);
+  Writer back;
+  write_anim_list(back, list);
+  EXPECT_EQ(back.take(), data);
+  // A count the chunk cannot hold: an error at the count word.
+  std::vector<uint8_t> bad = data;
+  bad[0] = 0xff;
+  bad[1] = 0xff;
+  Reader rb(bad, 0x40);
+  try {
+    read_anim_list(rb);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.offset(), std::optional<uint64_t>(0x40));
+  }
+  // In a resource: read, listed by dump, written back unchanged.
+  Resource res;
+  Chunk c;
+  c.header = {kAnimList, static_cast<uint32_t>(data.size()), 0, crc32("warriors.glr")};
+  c.data = data;
+  res.chunks.push_back(c);
+  res.header = {1, static_cast<uint32_t>(data.size()), 0, crc32("warriors.glr")};
+  const std::vector<uint8_t> bytes = bytes_of(res);
+  EXPECT_TRUE(sniff_character(bytes));
+  const auto doc = open_document("warriors.glr", bytes, FileKind::kCharacter);
+  const Json dump = doc->dump();
+  const std::string text = dump.dump();
+  EXPECT_NE(text.find("\"anim_list\""), std::string::npos);
+  EXPECT_NE(text.find(fmt::format("{:#010x}", crc32("clip563.anm"))), std::string::npos);
+  const WadEntry e = read_entry(bytes);
+  EXPECT_EQ(write_entry(e), bytes);
+  EXPECT_EQ(read_clip_set(std::get<Resource>(e.content)).anim_list, list);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <sstream>
 
 #include <unistd.h>
@@ -120,6 +121,71 @@ TEST(WarriorsScenario, HeldFlagsTrace) {
   EXPECT_EQ(lines[7]["state_flags"], 0u);
   EXPECT_EQ(lines[7]["reported_object_flags"], 0x80000000u);
   EXPECT_FALSE(lines[5].contains("reported_object_flags"));
+  std::filesystem::remove_all(dir);
+}
+
+// `play --pose` / "pose": true: the 34 local rotations with their default tags, the root
+// translation and the model-space transforms of each update (warriors.txt, "The pose", "Bone
+// transforms"): bone 2 without a channel is the reference pose's (-0.5, 0.5, -0.5, 0.5), tagged.
+TEST(WarriorsScenario, PoseTrace) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("animkit-warriors-pose-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  write_clip(dir, "a", 30);
+  Json scenario = Json::parse(R"({"engine": "warriors", "clips": {"1": "a.anm"}, "updates": 2,
+    "actions": [{"at": 0, "do": "loop", "anim": 1}]})");
+  EXPECT_FALSE(run(scenario, dir)[0].contains("pose"));
+  scenario["pose"] = true;
+  const std::vector<Json> lines = run(scenario, dir);
+  const Json& pose = lines[1]["pose"];
+  ASSERT_EQ(pose["rotations"].size(), 34u);
+  ASSERT_EQ(pose["default"].size(), 34u);
+  EXPECT_EQ(pose["rotations"][1], Json::parse("[0.0, 0.0, 0.0, 1.0]"));
+  EXPECT_FALSE(pose["default"][1].get<bool>());
+  EXPECT_TRUE(pose["default"][2].get<bool>());
+  EXPECT_TRUE(pose["default"][0].get<bool>());
+  EXPECT_EQ(pose["rotations"][2], Json::parse("[-0.5, 0.5, -0.5, 0.5]"));
+  EXPECT_EQ(pose["root_translation"], Json::parse("[0.0, 0.0, 1.0]"));
+  EXPECT_FALSE(pose["root_translation_default"].get<bool>());
+  // Unit offsets (1, 0, 0) from the pelvis at (0, 0, 1), turned by bone 1 (the identity).
+  EXPECT_EQ(pose["model"][2]["position"], Json::parse("[1.0, 0.0, 1.0]"));
+  EXPECT_EQ(pose["model"][2]["rotation"], Json::parse("[-0.5, 0.5, -0.5, 0.5]"));
+  std::filesystem::remove_all(dir);
+}
+
+// `play` refuses a clip with an error finding, naming the file and offset, unless forced.
+TEST(WarriorsScenario, RefusesBadClipsUnlessForced) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("animkit-warriors-bad-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  ClipBuilder b;
+  b.name = "bad";
+  b.rotations[1] = {{0, {0, 0, 0, 1}}};
+  AnmClip c = b.build();
+  c.descriptor.duration = INFINITY;
+  Writer w;
+  write_resource(w, make_anm_resource(c));
+  write_file(dir / "bad.anm", w.bytes());
+  Json scenario = Json::parse(R"({"engine": "warriors", "clips": {"1": "bad.anm"}, "updates": 2,
+    "actions": [{"at": 0, "do": "loop", "anim": 1}]})");
+  std::ostringstream out;
+  try {
+    play_scenario(scenario, dir, true, out);
+    FAIL() << "played";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.anm"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("DURATION"), std::string::npos) << e.what();
+    // chunk 0x00 first: its header, then A (none), B (none), C; the descriptor after it.
+    ASSERT_TRUE(e.offset().has_value());
+    EXPECT_EQ(*e.offset() % 16, 0x0cu);
+  }
+  scenario["force"] = true;
+  EXPECT_EQ(run(scenario, dir).size(), 2u);
+  PlayOptions forced;
+  forced.json = true;
+  forced.force = true;
+  scenario.erase("force");
+  EXPECT_EQ(play_scenario(scenario, dir, forced, out), 0);
   std::filesystem::remove_all(dir);
 }
 

@@ -3,12 +3,14 @@
 // AnimTask_FlushDeferred; "Coney's implementation": "Held flags (Tasks)").
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include "animkit/warriors/builder.h"
 #include "animkit/warriors/clock.h"
 #include "animkit/warriors/instance.h"
+#include "animkit/warriors/pose.h"
 
 namespace animkit::warriors {
 namespace {
@@ -71,6 +73,24 @@ TEST(WarriorsHeldFlags, StartClearsHeldThenSetsStartBits) {
   EXPECT_EQ(inst.human.state_flags, 0x1u);
 }
 
+// The example with one word per task (start bits = the held set): the old attack held
+// 0x1 and its 0x2c moved it to 0x2; the new attack holding 0x1 shows 0x1 from its first update,
+// not 0x3 until the fade drops the old one.
+TEST(WarriorsHeldFlags, NewAttackShowsOnlyItsBits) {
+  const PlayClip a = clip(30, 11, {{2, 0x2c}}), b = clip(30, 12);
+  CharacterInstance inst;
+  inst.insert_bottom(task(inst, 1, a, 0x1, 0x1));
+  for (int k = 0; k < 3; ++k) update(inst);
+  EXPECT_EQ(inst.human.state_flags, 0x2u);
+  inst.change(task(inst, 1, b, 0x1, 0x1), 0.1f);
+  for (int k = 0; k < 5; ++k) {
+    EXPECT_EQ(inst.human.state_flags, 0x1u) << k;
+    update(inst);
+  }
+  EXPECT_EQ(inst.size(), 1);
+  EXPECT_EQ(inst.human.state_flags, 0x1u);
+}
+
 // A task holds its start bits even when they are outside the set it was given.
 TEST(WarriorsHeldFlags, StartBitsAreHeld) {
   const PlayClip a = clip(30, 1);
@@ -127,8 +147,9 @@ TEST(WarriorsHeldFlags, OnlyTheNewestTask) {
   CharacterInstance inst;
   inst.insert_bottom(task(inst, 1, a, 0x3, 0x1));
   inst.change(task(inst, 1, b, 0x200, 0x200), 1.0f);
+  EXPECT_EQ(inst.human.state_flags, 0x200u);  // the new newest took over 0x1 (README Choices)
   for (int k = 0; k < 5; ++k) update(inst);
-  EXPECT_EQ(inst.human.state_flags, 0x201u);
+  EXPECT_EQ(inst.human.state_flags, 0x200u);
   EXPECT_EQ(inst.task(1)->held, 0x3u);  // unmoved by its 0x2c
 }
 
@@ -141,7 +162,8 @@ TEST(WarriorsHeldFlags, ReleaseClearsWhatItStillHolds) {
   inst.insert_bottom(task(inst, 1, a, 0x400300, 0x400300, "a_end"));
   inst.human.state_flags |= 0x4000000000ull | 0x8000000000ull;
   inst.change(task(inst, 1, b, 0x100, 0x100), 0.05f);  // the new task holds 0x100 too
-  EXPECT_EQ(inst.human.state_flags, 0xC000400300ull);
+  // The new newest task takes over the bits the old one held, then sets its own.
+  EXPECT_EQ(inst.human.state_flags, 0xC000000100ull);
   update(inst);
   EXPECT_EQ(inst.size(), 3);
   update(inst);
@@ -296,6 +318,116 @@ TEST(WarriorsFades, DeferredReleaseOrder) {
   ASSERT_EQ(inst.size(), 1);
   EXPECT_EQ(inst.task(0)->anim_id(), 3);
   EXPECT_EQ(callback_names(inst), (std::vector<std::string>{"f2", "f1", "a", "b"}));
+}
+
+// Pose_BlendPartial with a bone (warriors.txt, "Blending"): a clip played over bone 16's subtree
+// (the right arm, 16-21) replaces those bones and leaves the legs (29) to the clip under it; at
+// weight 0.5 the arm is the slerp half-way. In a fade's layers it adds no pose of its own.
+TEST(WarriorsFades, SubtreeBlendOverLegs) {
+  const float a = 0.6f;
+  const Quat legs = axis_angle({1, 0, 0}, a), arm = axis_angle({0, 1, 0}, a);
+  ClipBuilder lb, ub;
+  lb.frames = ub.frames = 30;
+  lb.rotations[1] = ub.rotations[1] = {{0, {0, 0, 0, 1}}};
+  lb.rotations[29] = {{0, legs}};
+  lb.rotations[19] = {{0, legs}};
+  ub.rotations[19] = {{0, arm}};
+  ub.rotations[29] = {{0, arm}};
+  const PlayClip lower = make_play_clip(lb.build(), 1), upper = make_play_clip(ub.build(), 2);
+  CharacterInstance inst;
+  inst.insert_bottom(task(inst, 1, lower));
+  auto over = task(inst, 1, upper);
+  over->set_subtree(16, 1.0f);
+  ClipTask* o = over.get();
+  inst.push(std::move(over));
+  const WarPose& p = inst.sample();
+  const auto near = [](Quat x, Quat y) {
+    return std::fabs(std::fabs(dot(tagged(x, false), tagged(y, false))) - 1.0f) < 1e-5f;
+  };
+  EXPECT_TRUE(near(p.rotations[19], arm));
+  EXPECT_TRUE(near(p.rotations[29], legs));
+  o->set_subtree(16, 0.5f);
+  const WarPose& h = inst.sample();
+  EXPECT_TRUE(near(h.rotations[19], slerp(legs, arm, 0.5f)));
+  EXPECT_TRUE(near(h.rotations[29], legs));
+  // A fade pushed over the pair has one layer under it: completing, it keeps both tasks.
+  inst.push(std::make_unique<FadeTask>(&inst, 0.0f, 1.0f));
+  update(inst);
+  EXPECT_EQ(inst.size(), 2);
+}
+
+// warriors.txt "The task stack": a queue of up to 10 (the last queued ends lowest once run) and
+// a stack of up to 18 (a task that does not fit is given back, a choice).
+TEST(WarriorsTaskStack, QueueOfTenAndStackOfEighteen) {
+  std::vector<PlayClip> clips;
+  for (int i = 0; i < 20; ++i) clips.push_back(clip(30, 100 + i));
+  CharacterInstance inst;
+  for (int i = 0; i < 10; ++i) EXPECT_TRUE(inst.queue(task(inst, 1, clips[i])));
+  EXPECT_FALSE(inst.queue(task(inst, 1, clips[10])));
+  EXPECT_EQ(inst.queued(), 10);
+  inst.run_queued_tasks();
+  EXPECT_EQ(inst.queued(), 0);
+  ASSERT_EQ(inst.size(), 10);
+  EXPECT_EQ(inst.task(0)->anim_id(), 109);
+  EXPECT_EQ(inst.task(9)->anim_id(), 100);
+  for (int i = 10; i < 18; ++i) inst.push(task(inst, 1, clips[i]));
+  ASSERT_EQ(inst.size(), 18);
+  inst.push(task(inst, 1, clips[18], 0x8, 0x8, "refused"));
+  inst.insert_bottom(task(inst, 1, clips[19]));
+  EXPECT_EQ(inst.size(), 18);
+  EXPECT_EQ(inst.task(17)->anim_id(), 117);
+  EXPECT_EQ(inst.task(0)->anim_id(), 109);
+  inst.begin_update();
+  inst.flush_deferred();
+  EXPECT_EQ(callback_names(inst), (std::vector<std::string>{"refused"}));
+  EXPECT_EQ(inst.human.state_flags, 0u);  // never started: nothing set, nothing cleared
+}
+
+// warriors.txt "Root motion": an attached human (+0x280 not -1) takes the pose's quaternion once
+// per update as it is, not a x 30 x dt.
+TEST(WarriorsTaskStack, AttachmentTakesTheTurnOnce) {
+  ClipBuilder b;
+  b.frames = 60;
+  b.rotations[0] = {{0, axis_angle({0, 0, 1}, 0.1f)}};
+  b.rotations[1] = {{0, {0, 0, 0, 1}}};
+  const PlayClip p = make_play_clip(b.build(), 1);
+  const auto heading_after = [&](int attachment) {
+    CharacterInstance inst;
+    inst.human.attachment = attachment;
+    inst.insert_bottom(std::make_unique<ClipTask>(1, &inst, &p, 1.0f));
+    for (int k = 0; k < 4; ++k) {
+      inst.advance(kDt / 2);
+      inst.sample();
+      inst.apply_root_motion(kDt / 2);  // a 60 Hz step
+    }
+    return inst.human.heading;
+  };
+  EXPECT_NEAR(heading_after(-1), 4 * 0.1f * 0.5f, 1e-4f);
+  EXPECT_NEAR(heading_after(7), 4 * 0.1f, 1e-4f);
+}
+
+// warriors.txt "The pose": with tasks queued and the human test passing, the queued tasks'
+// pose is the default pose of the frame: a bone the playing clip leaves out takes it, tagged.
+TEST(WarriorsTaskStack, QueuedTasksGiveTheDefaultPose) {
+  const Quat spine = axis_angle({0, 1, 0}, 0.4f);
+  ClipBuilder qb;
+  qb.frames = 30;
+  qb.rotations[1] = {{0, {0, 0, 0, 1}}};
+  qb.rotations[2] = {{0, spine}};
+  const PlayClip queued = make_play_clip(qb.build(), 2), playing = clip(30, 1);
+  CharacterInstance inst;
+  inst.insert_bottom(task(inst, 1, playing));
+  inst.queue(task(inst, 1, queued));
+  const auto bone2 = [&] { return tagged(inst.sample().rotations[2], false); };
+  EXPECT_NEAR(std::fabs(dot(bone2(), reference_pose()[2])), 1.0f, 1e-6f);  // the test fails
+  EXPECT_FALSE(inst.default_from_queue());
+  inst.human.queued_pose_test = true;
+  EXPECT_NEAR(std::fabs(dot(bone2(), spine)), 1.0f, 1e-5f);
+  EXPECT_TRUE(inst.default_from_queue());
+  EXPECT_TRUE(inst.pose().rotation_default(2));
+  EXPECT_FALSE(inst.pose().rotation_default(1));
+  inst.run_queued_tasks();
+  EXPECT_NEAR(std::fabs(dot(bone2(), reference_pose()[2])), 1.0f, 1e-6f);  // queue empty
 }
 
 }  // namespace

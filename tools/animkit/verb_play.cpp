@@ -13,6 +13,8 @@ void add_play_verb(CLI::App& app, Cli& cli) {
   verb->add_option("scenario", scenario_path, "SCENARIO.json")->required();
   verb->add_flag("--json", options.json, "one JSON line per update");
   verb->add_option("--threads", options.threads, "worker threads (engines that use them)");
+  verb->add_flag("--pose", options.pose, "each update's pose in the trace (engines that trace one)");
+  verb->add_flag("--force", options.force, "play clips that have error findings");
   verb->callback([&cli] {
     const std::vector<uint8_t> bytes = read_file(scenario_path);
     const Json scenario = parse_json(

@@ -2,7 +2,14 @@
 // container, the clip-length rule, CRC-32 names (animkit/warriors/README.md).
 #include <fmt/format.h>
 
+#include <cmath>
+#include <optional>
+
+#include "animkit/gltf/export.h"
 #include "animkit/warriors/builder.h"
+#include "animkit/warriors/instance.h"
+#include "animkit/warriors/pose_export.h"
+#include "animkit/warriors/scenario.h"
 #include "animkit/warriors/cursor.h"
 #include "animkit/warriors/document.h"
 #include "cli.h"
@@ -27,6 +34,19 @@ WarriorsFile open_file(const std::string& path, std::vector<uint8_t>& bytes) {
   }
 }
 
+// Usage checks (exit 2): a finite number, >= 0 (NaN, infinities and negative times or rates are
+// bad usage, not input).
+const CLI::Validator kFiniteNonNegative(
+    [](std::string& text) -> std::string {
+      double v = 0;
+      if (!CLI::detail::lexical_cast(text, v) || !std::isfinite(v) || v < 0) {
+        return "must be a finite number >= 0, not '" + text + "'";
+      }
+      if (v > 3.4e38) return "does not fit a float32: '" + text + "'";
+      return {};
+    },
+    "FINITE >= 0");
+
 Json clean(Quat q) { return to_json(tagged(q, false)); }
 Json clean(Vec3 v) { return to_json(tagged(v, false)); }
 
@@ -36,8 +56,11 @@ void add_sample(CLI::App& group, Cli& cli) {
   static float frame = 0, rate = 1.0f;
   static int clip_index = -1, anim = -1;
   verb->add_option("file", file, "an .anm, character or pack file")->required();
-  verb->add_option("--frame", frame, "the frame (30 a second; fractions allowed)")->required();
-  verb->add_option("--rate", rate, "the playback rate (scales root velocity and turn)");
+  verb->add_option("--frame", frame, "the frame (30 a second; fractions allowed)")
+      ->required()
+      ->check(kFiniteNonNegative);
+  verb->add_option("--rate", rate, "the playback rate (scales root velocity and turn)")
+      ->check(kFiniteNonNegative);
   verb->add_option("--clip", clip_index, "which clip of the file (0-based, file order)");
   verb->add_option("--anim", anim, "which clip by anim id (a character resource)");
   verb->add_flag("--json", cli.json, "one JSON document");
@@ -233,21 +256,97 @@ void add_clip_length(CLI::App& group, Cli& cli) {
       group.add_subcommand("clip-length", "updates a clip that hands over plays (the end rule)");
   static int frames = 0;
   static float rate = 1.0f, dt = 0.033333335f;
-  verb->add_option("--frames", frames, "the clip's frame count F")->required();
-  verb->add_option("--rate", rate, "the playback rate");
-  verb->add_option("--dt", dt, "the update's dt (default 1/30 as a float)");
+  verb->add_option("--frames", frames, "the clip's frame count F")
+      ->required()
+      ->check(CLI::NonNegativeNumber);
+  verb->add_option("--rate", rate, "the playback rate")->check(kFiniteNonNegative);
+  verb->add_option("--dt", dt, "the update's dt (default 1/30 as a float)")
+      ->check(kFiniteNonNegative);
   verb->add_flag("--json", cli.json, "report as JSON");
   verb->callback([&cli] {
-    const int n = clip_length_updates(static_cast<float>(frames) / 30.0f, rate, dt);
+    const ClipLength n = clip_length(static_cast<float>(frames) / 30.0f, rate, dt);
+    using End = ClipLength::End;
+    // Why it never ends, when it does not (warriors.txt, "When a clip ends").
+    std::string why;
+    switch (n.end) {
+      case End::kEnds:
+        break;
+      case End::kRateZero:
+        why = dt > 0 ? "never ends (rate 0)" : "never ends (dt 0)";
+        break;
+      case End::kZeroOvershoot:
+        why = "never ends (overshoot exactly 0.0)";
+        break;
+      case End::kTimeStalls:
+        why = fmt::format("never ends (the float32 time stops growing at {} s)", n.stall_time);
+        break;
+      case End::kCap:
+        why = fmt::format("more than {} updates (the iteration cap)", n.updates);
+        break;
+    }
     if (cli.json) {
       Json j{{"frames", frames}, {"rate", json_float(rate)}};
-      j["updates"] = n < 0 ? Json(nullptr) : Json(n);
-      j["never_ends"] = n < 0;
+      j["updates"] = n.end == End::kEnds ? Json(n.updates) : Json(nullptr);
+      j["never_ends"] = n.end != End::kEnds && n.end != End::kCap;
+      if (n.end != End::kEnds) {
+        static constexpr const char* kReason[] = {"", "rate_zero", "zero_overshoot", "time_stalls",
+                                                  "iteration_cap"};
+        j["reason"] = kReason[static_cast<int>(n.end)];
+        j["message"] = why;
+      }
       cli.out << j.dump() << "\n";
-    } else if (n < 0) {
-      cli.out << fmt::format("{} frames at {}: never ends (overshoot exactly 0.0)\n", frames, rate);
+    } else if (n.end != End::kEnds) {
+      cli.out << fmt::format("{} frames at {}: {}\n", frames, rate, why);
     } else {
-      cli.out << fmt::format("{} frames at {}: {} updates\n", frames, rate, n);
+      cli.out << fmt::format("{} frames at {}: {} updates\n", frames, rate, n.updates);
+    }
+  });
+}
+
+// `warriors pose SCENARIO --update K -o pose.glb`: the pose a scenario gives at update K.
+void add_pose(CLI::App& group, Cli& cli) {
+  auto* verb = group.add_subcommand("pose", "write the pose of one update of a scenario as glTF");
+  static std::string scenario_path, out_path;
+  static int update = 0;
+  static bool force = false;
+  verb->add_option("scenario", scenario_path, "SCENARIO.json (\"engine\": \"warriors\")")
+      ->required();
+  verb->add_option("--update", update, "the update (0-based, as the trace counts)")
+      ->required()
+      ->check(CLI::NonNegativeNumber);
+  verb->add_option("-o,--output", out_path, "the .glb (or .gltf) to write")->required();
+  verb->add_flag("--force", force, "play clips that have error findings");
+  verb->add_flag("--json", cli.json, "report as JSON, with the pose");
+  verb->callback([&cli] {
+    const std::vector<uint8_t> bytes = read_file(scenario_path);
+    const Json scenario = parse_json(
+        std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), scenario_path);
+    PlayOptions options;
+    options.force = force;
+    std::optional<Animated> posed;
+    Json pose;
+    try {
+      run_scenario(scenario, std::filesystem::path(scenario_path).parent_path(), options,
+                   [&](int k, const CharacterInstance& inst) {
+                     if (k < update) return true;
+                     posed = pose_to_neutral(inst, fmt::format("update {}", k));
+                     pose = pose_json(inst);
+                     return false;
+                   });
+    } catch (const Error& e) {
+      throw e.with_file(scenario_path);
+    }
+    if (!posed) {
+      throw Error(fmt::format("the scenario ends before update {}", update), std::nullopt,
+                  scenario_path);
+    }
+    gltf::ExportOptions eo;
+    eo.binary = std::filesystem::path(out_path).extension() != ".gltf";
+    gltf::write(*posed, out_path, eo);
+    if (cli.json) {
+      cli.out << Json{{"update", update}, {"output", out_path}, {"pose", pose}}.dump() << "\n";
+    } else {
+      cli.out << fmt::format("{}: the pose at update {} (34 joints)\n", out_path, update);
     }
   });
 }
@@ -276,6 +375,7 @@ void add_warriors_verbs(CLI::App& app, Cli& cli) {
   add_extract(*group, cli);
   add_rebuild(*group, cli);
   add_clip_length(*group, cli);
+  add_pose(*group, cli);
   add_crc(*group, cli);
 }
 

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "animkit/call_of_duty/anim_registry.h"
+#include "animkit/call_of_duty/file_walk.h"
 #include "animkit/call_of_duty/tokenizer.h"
 #include "animkit/core/error.h"
 #include "animkit/core/registry.h"
@@ -61,6 +62,7 @@ LinkResult link_scripts(const std::vector<std::filesystem::path>& scripts,
         LinkedTree t;
         t.name = d.tree;
         t.index = index;
+        t.directive = d;
         out.trees.push_back(std::move(t));
       } catch (const Error& e) {
         index_of[d.tree] = 0;
@@ -81,10 +83,16 @@ LinkResult link_scripts(const std::vector<std::filesystem::path>& scripts,
         options.find_tree ? options.find_tree(t.name) : std::nullopt;
     const auto& refs = refs_by_tree[t.name];
     if (!file) {
-      const Reference* first = refs.empty() ? nullptr : &refs.front();
-      out.diagnostics.push_back(make(first ? first->file : std::string(), first ? first->line : 0,
-                                     first ? first->column : 0, first ? first->offset : 0,
-                                     fmt::format("cannot find 'animtrees/{}.atr'", t.name)));
+      // The game's failure model: a #using_animtree naming a missing .atr leaves the tree empty
+      // and reports nothing (its references bind nothing, silently). A linter says so, as a
+      // warning at the directive (README Choices 16).
+      t.missing = true;
+      out.diagnostics.push_back(make(t.directive.file, t.directive.line, t.directive.column,
+                                     t.directive.offset,
+                                     fmt::format("cannot find 'animtrees/{}.atr': the game "
+                                                 "leaves the tree empty",
+                                                 t.name),
+                                     Diagnostic::Level::kWarning));
       continue;
     }
     t.file = display(*file);
@@ -137,14 +145,6 @@ LinkResult link_scripts(const std::vector<std::filesystem::path>& scripts,
       out.references.push_back(std::move(rr));
     }
   }
-  if (out.total_nodes > kXAnimPoolNodeCount) {
-    out.diagnostics.push_back(
-        make({}, 0, 0, 0,
-             fmt::format("the loaded trees need {} nodes together; the "
-                         "engine's node pool (XANIM_POOL_NODE_COUNT) holds {}",
-                         out.total_nodes, kXAnimPoolNodeCount),
-             Diagnostic::Level::kWarning));
-  }
   return out;
 }
 
@@ -171,13 +171,11 @@ LinkResult lint_mod(const std::filesystem::path& mod_dir, bool anim_check,
   if (!std::filesystem::is_directory(mod_dir, ec)) {
     throw Error("not a folder", std::nullopt, mod_dir.string());
   }
+  std::vector<Diagnostic> walk_diagnostics;
   std::vector<std::filesystem::path> scripts;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(mod_dir, ec)) {
-    if (e.is_regular_file(ec) && to_lower(e.path().extension().string()) == ".gsc") {
-      scripts.push_back(e.path());
-    }
+  for (const WalkedFile& f : walk_files(mod_dir, walk_diagnostics)) {
+    if (to_lower(f.path.extension().string()) == ".gsc") scripts.push_back(f.path);
   }
-  std::sort(scripts.begin(), scripts.end());
   AssetResolver assets;
   std::optional<std::filesystem::path> xanim_dir;
   for (const auto& e : std::filesystem::directory_iterator(mod_dir, ec)) {
@@ -198,7 +196,9 @@ LinkResult lint_mod(const std::filesystem::path& mod_dir, bool anim_check,
     if (!animtrees) return std::nullopt;
     return find_ci(*animtrees, tree + ".atr");
   };
-  return link_scripts(scripts, o);
+  LinkResult r = link_scripts(scripts, o);
+  r.diagnostics.insert(r.diagnostics.begin(), walk_diagnostics.begin(), walk_diagnostics.end());
+  return r;
 }
 
 }  // namespace animkit::call_of_duty

@@ -21,6 +21,8 @@ struct LinkedTree {
   std::string name;  // canonical
   int index = 0;     // registry index (from 1); 0 when it could not be registered
   std::string file;  // the .atr file, empty when none was found
+  bool missing = false;      // no .atr: the game leaves the tree empty
+  TreeDirective directive;  // the #using_animtree that first selected it
   std::optional<LoadResult> load;
 };
 

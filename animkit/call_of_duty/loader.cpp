@@ -45,6 +45,12 @@ class Build {
       if (!out_.bindings.emplace(name, i).second) {
         error(source(i), fmt::format("duplicate animation '{}' in 'animtrees/{}.atr'", name,
                                      options_.tree_name));
+      } else if (i > kMaxPackedNodeIndex) {
+        // "The low 16 bits hold the node index": a larger index would be truncated silently
+        // into another node's value.
+        error(source(i), fmt::format("node index {} of '{}' does not fit the 16 bits of a packed "
+                                     "animation reference (at most {})",
+                                     i, name, kMaxPackedNodeIndex));
       }
     }
   }
@@ -157,16 +163,6 @@ LoadResult load_anim_tree(std::string_view text, const LoadOptions& options) {
     b.sync_setup();
     b.check_defined();
   } catch (const Stop&) {
-  }
-  if (out.anim->node_count > kXAnimPoolNodeCount) {
-    Diagnostic d;
-    d.level = Diagnostic::Level::kWarning;
-    d.file = options.file;
-    d.message = fmt::format(
-        "the tree needs {} nodes; the engine's node pool "
-        "(XANIM_POOL_NODE_COUNT) holds {}",
-        out.anim->node_count, kXAnimPoolNodeCount);
-    out.diagnostics.push_back(std::move(d));
   }
   return out;
 }

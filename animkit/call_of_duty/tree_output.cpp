@@ -99,14 +99,17 @@ std::string tree_text(const LoadResult& r) {
 
 namespace {
 
-std::string dot_quote(const std::string& s) {
-  std::string q = "\"";
+// Text inside a DOT double-quoted string: `"` and `\` escaped.
+std::string dot_escape(const std::string& s) {
+  std::string q;
   for (char c : s) {
     if (c == '"' || c == '\\') q += '\\';
     q += c;
   }
-  return q + "\"";
+  return q;
 }
+
+std::string dot_quote(const std::string& s) { return "\"" + dot_escape(s) + "\""; }
 
 }  // namespace
 
@@ -117,8 +120,10 @@ std::string tree_dot(const LoadResult& r) {
     const XAnim& a = *r.anim;
     for (size_t i = 0; i < a.entries.size(); ++i) {
       const XAnimEntry& e = a.entries[i];
-      std::string label = fmt::format("{}: {}", i, e.name);
+      // One line per property: DOT's `\n` escape, so the name itself is escaped first.
+      std::string label = "\"" + dot_escape(fmt::format("{}: {}", i, e.name));
       for (const std::string& f : flag_names(e.flags)) label += "\\n" + f;
+      label += "\"";
       std::string attrs;
       if (e.leaf) {
         const bool synthetic = e.source >= 0 && r.parsed.nodes[e.source].synthetic;
@@ -132,7 +137,7 @@ std::string tree_dot(const LoadResult& r) {
         if (e.flags & kComplete) style += style.empty() ? "bold" : ",bold";
         if (!style.empty()) attrs += ", style=\"" + style + "\"";
       }
-      s += fmt::format("  n{} [label={}, {}];\n", i, dot_quote(label), attrs);
+      s += fmt::format("  n{} [label={}, {}];\n", i, label, attrs);
     }
     for (size_t i = 1; i < a.entries.size(); ++i) {
       s += fmt::format("  n{} -> n{};\n", a.entries[i].parent, i);

@@ -3,6 +3,7 @@
 // "Pruning and placeholders", "Diagnostics").
 #include <gtest/gtest.h>
 
+#include "animkit/call_of_duty/tree_output.h"
 #include "helpers.h"
 
 namespace animkit::call_of_duty {
@@ -319,6 +320,38 @@ TEST(CodParser, CommentsAndWhitespace) {
   EXPECT_EQ(names(r), (V{"root", "main", "idle"}));
   EXPECT_EQ(r.parsed.nodes[r.anim->entries[2].source].line, 6);
   EXPECT_EQ(r.parsed.nodes[r.anim->entries[2].source].column, 2);
+}
+
+}  // namespace
+}  // namespace animkit::call_of_duty
+
+namespace animkit::call_of_duty {
+namespace {
+
+TEST(CodDot, LabelsBreakLinesBeforeProperties) {
+  // Issue 12, item 5: DOT's `\n` escape, not a literal backslash and n.
+  const LoadResult r = testing::load_all("aim : complete loopsync\n{\n    a\n}\n");
+  const std::string dot = tree_dot(r);
+  EXPECT_NE(dot.find("label=\"1: aim\\nloopsync\\ncomplete\""), std::string::npos) << dot;
+  EXPECT_EQ(dot.find("\\\\n"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("label=\"2: a\""), std::string::npos) << dot;
+}
+
+TEST(CodParserComments, UnterminatedBlockCommentSaysSo) {
+  // Issue 12, item 5. The loader skips it to the end of the data: at the top level the tree
+  // still loads, so it is a warning at the `/*`.
+  const LoadResult r = testing::load_all("main\n{\n    walk\n}\n  /* run\nidle\n");
+  EXPECT_TRUE(r.loaded());
+  EXPECT_EQ(testing::places(r), (std::vector<std::string>{
+                                    "5:3: unterminated /* comment: the rest of the file is "
+                                    "skipped"}));
+  EXPECT_EQ(r.anim->node_count, 3u);  // root, main, walk
+  // Inside a body the end of data is also the stock error.
+  const LoadResult in_body = testing::load_all("main\n{\n    walk /* run\n}\n");
+  EXPECT_EQ(testing::places(in_body),
+            (std::vector<std::string>{
+                "5:1: unexpected end of file",
+                "3:10: unterminated /* comment: the rest of the file is skipped"}));
 }
 
 }  // namespace

@@ -136,6 +136,11 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
     verb->callback([&cli] {
       cod::LoadOptions o;
       const std::filesystem::path path(file);
+      std::error_code ec;
+      if (std::filesystem::is_directory(path, ec)) {
+        throw Error("is a folder; `cod tree` loads one .atr file (`cod lint` takes a folder)",
+                    std::nullopt, file);
+      }
       o.tree_name = cod::to_lower(path.stem().string());
       o.file = file;
       if (!refs.empty()) split_refs(refs, "--refs", false, o.references);

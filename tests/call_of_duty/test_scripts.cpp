@@ -151,7 +151,13 @@ TEST(CodLint, ModWithBrokenReferences) {
   m.write("animtrees/soldier.atr", "main\n{\n    idle\n    walk\n    crawl\n}\n");
   m.write("xanim/idle", "x");
   m.write("xanim/crawl", "x");  // walk is missing; crawl is pruned anyway
-  const LinkResult r = lint_mod(m.dir, false, std::nullopt);
+  // An empty game folder: the assets are checked (without one, walk is taken to be in the game).
+  std::filesystem::create_directories(m.dir.string() + "_game");
+  LintOptions lo;
+  lo.mod_dir = m.dir;
+  lo.game_dirs = {m.dir.string() + "_game"};
+  const LinkResult r = lint_mod(lo);
+  std::filesystem::remove_all(m.dir.string() + "_game");
   ASSERT_EQ(r.trees.size(), 2u);
   EXPECT_EQ(r.trees[0].name, "soldier");
   EXPECT_EQ(r.trees[0].index, 1);

@@ -118,6 +118,7 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
   {
     auto* verb = group->add_subcommand("tree", "load one .atr tree as the stock loader does");
     static std::string file, refs, refs_file, assets, manifest, out_file;
+    static std::vector<std::string> game_dirs;
     static bool anim_check = false, keep_going = false, dot = false, svg = false;
     verb->add_option("file", file, "the .atr tree")->required();
     auto* r1 = verb->add_option("--refs", refs, "the names scripts reference: a,b,c");
@@ -126,6 +127,9 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
     verb->add_flag("--anim-check", anim_check, "com_animCheck 1: keep every node");
     verb->add_option("--assets", assets, "folder of xanim assets (a leaf must exist there)");
     verb->add_option("--manifest", manifest, "JSON manifest of xanim loop and length");
+    verb->add_option("--game-dir", game_dirs,
+                     "a game folder (main/, uo/; lowest priority first) whose loose files and "
+                     ".pk3s supply the xanim assets");
     verb->add_flag("--keep-going", keep_going,
                    "record every error and recover (stock: stop at the first)");
     verb->add_flag("--json", cli.json, "one JSON document");
@@ -148,9 +152,13 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
       o.anim_check = anim_check;
       o.keep_going = keep_going;
       cod::AssetResolver resolver;
+      cod::GameFiles files;
+      for (const std::string& g : game_dirs) files.add_folder(g);
+      if (!game_dirs.empty()) resolver.set_game_files(&files, true);
       if (!assets.empty()) resolver.set_directory(assets);
       if (!manifest.empty()) resolver.load_manifest(manifest);
       o.assets = &resolver;
+      for (const auto& d : files.diagnostics()) cli.err << d.to_string() << "\n";
       const cod::LoadResult r = cod::load_anim_tree(file_text(file), o);
       std::string text;
       if (dot) {
@@ -179,15 +187,22 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
     auto* verb =
         group->add_subcommand("lint", "every tree a mod's scripts use, with their references");
     static std::string dir, manifest;
+    static std::vector<std::string> game_dirs;
     static bool anim_check = false;
     verb->add_option("mod_dir", dir, "the mod folder (scripts, animtrees/, xanim/)")->required();
+    verb->add_option("--game-dir", game_dirs,
+                     "a game folder (main/, uo/; lowest priority first): loose files and .pk3s "
+                     "below the mod in the search order");
     verb->add_option("--manifest", manifest, "JSON manifest of xanim loop and length");
     verb->add_flag("--anim-check", anim_check, "com_animCheck 1: keep every node");
     verb->add_flag("--json", cli.json, "one JSON document");
     verb->callback([&cli] {
-      std::optional<std::filesystem::path> m;
-      if (!manifest.empty()) m = manifest;
-      const cod::LinkResult r = cod::lint_mod(dir, anim_check, m);
+      cod::LintOptions lo;
+      lo.mod_dir = dir;
+      lo.game_dirs.assign(game_dirs.begin(), game_dirs.end());
+      lo.anim_check = anim_check;
+      if (!manifest.empty()) lo.manifest = manifest;
+      const cod::LinkResult r = cod::lint_mod(lo);
       const bool failed = cod::has_error(r.diagnostics);
       if (cli.json) {
         cli.out << link_json(r).dump() << "\n";
@@ -206,17 +221,23 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
   {
     auto* verb = group->add_subcommand(
         "refs", "the animation references of scripts and their packed values");
-    static std::vector<std::string> scripts, trees;
+    static std::vector<std::string> scripts, trees, game_dirs;
     static std::string assets, manifest;
     static bool anim_check = false;
     verb->add_option("scripts", scripts, "the .gsc scripts")->required();
     verb->add_option("--tree", trees, "an .atr tree the scripts use (its name is the file name)");
     verb->add_option("--assets", assets, "folder of xanim assets");
     verb->add_option("--manifest", manifest, "JSON manifest of xanim loop and length");
+    verb->add_option("--game-dir", game_dirs,
+                     "a game folder (main/, uo/; lowest priority first) supplying trees the "
+                     "--tree options do not name, and xanim assets");
     verb->add_flag("--anim-check", anim_check, "com_animCheck 1: keep every node");
     verb->add_flag("--json", cli.json, "one JSON document");
     verb->callback([&cli] {
       cod::AssetResolver resolver;
+      cod::GameFiles files;
+      for (const std::string& g : game_dirs) files.add_folder(g);
+      if (!game_dirs.empty()) resolver.set_game_files(&files, true);
       if (!assets.empty()) resolver.set_directory(assets);
       if (!manifest.empty()) resolver.load_manifest(manifest);
       std::map<std::string, std::filesystem::path> by_name;
@@ -226,10 +247,11 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
       cod::LinkOptions o;
       o.anim_check = anim_check;
       o.assets = &resolver;
-      o.find_tree = [&by_name](const std::string& name) -> std::optional<std::filesystem::path> {
+      const auto in_game = cod::tree_finder(files);
+      o.find_tree = [&by_name, &in_game](const std::string& name) -> std::optional<cod::SourceText> {
         auto it = by_name.find(name);
-        if (it == by_name.end()) return std::nullopt;
-        return it->second;
+        if (it == by_name.end()) return in_game(name);
+        return cod::SourceText{it->second.string(), file_text(it->second.string())};
       };
       std::vector<std::filesystem::path> paths(scripts.begin(), scripts.end());
       const cod::LinkResult r = cod::link_scripts(paths, o);

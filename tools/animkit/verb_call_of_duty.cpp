@@ -3,12 +3,14 @@
 // references of scripts and their packed values).
 #include <fmt/format.h>
 
+#include <cmath>
 #include <map>
 
 #include "animkit/call_of_duty/linker.h"
 #include "animkit/call_of_duty/loader.h"
 #include "animkit/call_of_duty/tokenizer.h"
 #include "animkit/call_of_duty/tree_output.h"
+#include "animkit/call_of_duty/xanim_document.h"
 #include "cli.h"
 
 namespace animkit::cli {
@@ -214,6 +216,58 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
                                r.trees.size(), r.references.size(), errors);
       }
       if (failed) cli.exit_code = 1;
+    });
+  }
+
+  // cod sample XANIM --time T
+  {
+    auto* verb = group->add_subcommand(
+        "sample", "each part's rotation and translation of an xanim as the game evaluates them");
+    static std::string file;
+    static float time = 0, seconds = 0;
+    static bool windows = false;
+    verb->add_option("xanim", file, "the xanim v14 file")->required();
+    auto* t = verb->add_option("--time", time, "the normalised time t in [0, 1] (the game's)")
+                  ->check(CLI::Range(0.0f, 1.0f));
+    auto* s = verb->add_option("--seconds", seconds,
+                               "a clip time in seconds instead (t = seconds x frequency, "
+                               "wrapped when looped, else clamped to 1)")
+                  ->check(CLI::NonNegativeNumber);
+    t->excludes(s);
+    verb->add_flag("--windows", windows,
+                   "the frame index from the unrounded product t x N (the Windows build)");
+    verb->add_flag("--json", cli.json, "one JSON document");
+    verb->callback([&cli, t, s] {
+      const std::vector<uint8_t> bytes = read_file(file);
+      const cod::XAnimFile x = [&] {
+        try {
+          return cod::parse_xanim(bytes, std::filesystem::path(file).filename().string());
+        } catch (const Error& e) {
+          throw e.with_file(file);
+        }
+      }();
+      float at = time;
+      if (s->count() > 0) {
+        at = seconds * x.header.frequency();
+        if (at >= 1.0f) at = x.header.looped() ? at - std::floor(at) : 1.0f;
+      } else if (t->count() == 0) {
+        at = 0;
+      }
+      const Json j = cod::sample_json(
+          x, at, windows ? cod::XAnimPlatform::kWindows : cod::XAnimPlatform::kLinux);
+      if (cli.json) {
+        cli.out << j.dump() << "\n";
+        return;
+      }
+      cli.out << fmt::format("xanim '{}' at t = {} (frame {}{})\n", x.name, at,
+                             j["frame"].get<uint32_t>(), j["last"].get<bool>() ? ", last key" : "");
+      for (const Json& p : j["parts"]) {
+        const Json& q = p["rotation"];
+        const Json& v = p["translation"];
+        cli.out << fmt::format("  {}: rotation ({}, {}, {}, {}) translation ({}, {}, {})\n",
+                               p["name"].get<std::string>(), q[0].dump(), q[1].dump(), q[2].dump(),
+                               q[3].dump(), v[0].dump(), v[1].dump(), v[2].dump());
+      }
     });
   }
 

@@ -44,6 +44,10 @@ class Scanner {
         directive();
         operand_ = false;
       } else if (ident_char(c)) {
+        if (file_reference()) {
+          operand_ = false;  // `path::function` is followed by its call or is a value
+          continue;
+        }
         // A word (name, keyword, number). After an operand `%` is the remainder operator
         // (`10%2`, `i%size`), except after a keyword that starts an expression.
         operand_ = !starts_expression(word());
@@ -93,6 +97,40 @@ class Scanner {
     } else {
       diagnose(start, "unterminated /* comment");
     }
+  }
+
+  static bool path_char(char c) { return ident_char(c) || c == '\\' || c == '/'; }
+
+  // `maps\_utility::function`: a call into (and so a load of) another script.
+  bool file_reference() {
+    size_t end = pos_;
+    while (end < s_.size() && path_char(s_[end])) ++end;
+    if (at(end) != ':' || at(end + 1) != ':') return false;
+    const std::string_view path = s_.substr(pos_, end - pos_);
+    if (path.find("//") != std::string_view::npos || path.back() == '/' ||
+        path.back() == '\\') {
+      return false;
+    }
+    depend(path, pos_);
+    pos_ = end + 2;
+    return true;
+  }
+
+  void depend(std::string_view path, size_t offset) {
+    std::string script = to_lower(path);
+    for (char& ch : script) {
+      if (ch == '\\') ch = '/';
+    }
+    script += ".gsc";
+    for (const ScriptDependency& d : out_.dependencies) {
+      if (d.script == script) return;
+    }
+    ScriptDependency d;
+    d.script = std::move(script);
+    d.offset = offset;
+    d.line = lines_.line(offset);
+    d.column = lines_.column(offset);
+    out_.dependencies.push_back(std::move(d));
   }
 
   // Keywords after which an expression starts, so a following `%name` is a reference.
@@ -170,7 +208,15 @@ class Scanner {
       }
       return;
     }
-    if (w != "using_animtree") return;  // #include and the like
+    if (w == "include") {
+      // #include path;
+      skip_space();
+      const size_t at_path = pos_;
+      while (pos_ < s_.size() && path_char(s_[pos_])) ++pos_;
+      if (pos_ > at_path) depend(s_.substr(at_path, pos_ - at_path), at_path);
+      return;
+    }
+    if (w != "using_animtree") return;  // #define and the like
     // #using_animtree ( "name" ) ;
     skip_space();
     if (at(pos_) != '(') {

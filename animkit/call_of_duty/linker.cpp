@@ -34,36 +34,38 @@ Diagnostic make(const std::string& file, int line, int column, uint64_t offset, 
 
 }  // namespace
 
-LinkResult link_sources(const std::vector<SourceText>& scripts, const LinkOptions& options) {
+LinkResult link_scans(std::vector<std::shared_ptr<const ScriptScan>> scripts,
+                      const std::vector<TreeDirective>& selections, const LinkOptions& options) {
   LinkResult out;
+  out.scripts = std::move(scripts);
   AnimTreeRegistry registry;
   std::map<std::string, std::vector<Reference>> refs_by_tree;
   std::map<std::string, int> index_of;  // canonical name -> registry index (0: refused)
-  for (const SourceText& source : scripts) {
-    ScriptScan scan = scan_script(source.text, source.display);
-    for (const Diagnostic& d : scan.diagnostics) out.diagnostics.push_back(d);
-    // The tree is registered on first use (its #using_animtree).
-    for (const TreeDirective& d : scan.directives) {
-      if (index_of.count(d.tree)) continue;
-      try {
-        const int index = registry.register_tree(d.tree);
-        index_of[d.tree] = index;
-        LinkedTree t;
-        t.name = d.tree;
-        t.index = index;
-        t.directive = d;
-        out.trees.push_back(std::move(t));
-      } catch (const Error& e) {
-        index_of[d.tree] = 0;
-        out.diagnostics.push_back(make(d.file, d.line, d.column, d.offset, e.message()));
-      }
+  for (const auto& scan : out.scripts) {
+    for (const Diagnostic& d : scan->diagnostics) out.diagnostics.push_back(d);
+  }
+  // The tree is registered on first use (its #using_animtree).
+  for (const TreeDirective& d : selections) {
+    if (index_of.count(d.tree)) continue;
+    try {
+      const int index = registry.register_tree(d.tree);
+      index_of[d.tree] = index;
+      LinkedTree t;
+      t.name = d.tree;
+      t.index = index;
+      t.directive = d;
+      out.trees.push_back(std::move(t));
+    } catch (const Error& e) {
+      index_of[d.tree] = 0;
+      out.diagnostics.push_back(make(d.file, d.line, d.column, d.offset, e.message()));
     }
-    for (const ScriptReference& r : scan.references) {
+  }
+  for (const auto& scan : out.scripts) {
+    for (const ScriptReference& r : scan->references) {
       if (r.kind == ScriptReference::Kind::kAnimation) {
         refs_by_tree[r.tree].push_back({r.name, r.file, r.line, r.column, r.offset});
       }
     }
-    out.scripts.push_back(std::move(scan));
   }
   // Load each registered tree with the names its scripts reference.
   uint32_t seed = 0;
@@ -107,10 +109,10 @@ LinkResult link_sources(const std::vector<SourceText>& scripts, const LinkOption
   }
   // Every reference: its tree, node and packed value; the other places of an undefined name.
   std::set<std::pair<std::string, std::string>> undefined_seen;
-  for (const ScriptScan& s : out.scripts) {
-    for (const ScriptReference& r : s.references) {
+  for (const auto& s : out.scripts) {
+    for (const ScriptReference& r : s->references) {
       ResolvedReference rr;
-      rr.ref = r;
+      rr.ref = &r;
       rr.tree_index = index_of.count(r.tree) ? index_of[r.tree] : 0;
       const LinkedTree* tree = rr.tree_index > 0 ? &out.trees[rr.tree_index - 1] : nullptr;
       if (r.kind == ScriptReference::Kind::kAnimTree) {
@@ -133,6 +135,17 @@ LinkResult link_sources(const std::vector<SourceText>& scripts, const LinkOption
     }
   }
   return out;
+}
+
+LinkResult link_sources(const std::vector<SourceText>& sources, const LinkOptions& options) {
+  std::vector<std::shared_ptr<const ScriptScan>> scans;
+  std::vector<TreeDirective> selections;
+  for (const SourceText& source : sources) {
+    auto scan = std::make_shared<ScriptScan>(scan_script(source.text, source.display));
+    selections.insert(selections.end(), scan->directives.begin(), scan->directives.end());
+    scans.push_back(std::move(scan));
+  }
+  return link_scans(std::move(scans), selections, options);
 }
 
 LinkResult link_scripts(const std::vector<std::filesystem::path>& scripts,

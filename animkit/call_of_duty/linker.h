@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,7 +29,7 @@ struct LinkedTree {
 };
 
 struct ResolvedReference {
-  ScriptReference ref;
+  const ScriptReference* ref = nullptr;  // in one of LinkResult::scripts
   int tree_index = 0;
   std::optional<int32_t> node;    // the node index (%name), when the tree binds it
   std::optional<uint32_t> value;  // packed (treeIndex << 16) | nodeIndex; #animtree: treeIndex
@@ -50,14 +51,19 @@ struct LinkOptions {
 };
 
 struct LinkResult {
-  std::vector<ScriptScan> scripts;
+  std::vector<std::shared_ptr<const ScriptScan>> scripts;  // in load order
   std::vector<LinkedTree> trees;  // by registry index - 1
   std::vector<ResolvedReference> references;
   std::vector<Diagnostic> diagnostics;  // every diagnostic of every script and tree
   uint32_t total_nodes = 0;
 };
 
-// Links scripts in the order given.
+// Links scanned scripts: the trees are registered in the order of `selections` (the
+// #using_animtree directives as the game meets them while it loads the scripts), each loaded with
+// the names the scripts reference in it.
+LinkResult link_scans(std::vector<std::shared_ptr<const ScriptScan>> scripts,
+                      const std::vector<TreeDirective>& selections, const LinkOptions& options);
+// Links scripts in the order given (each one's directives in file order).
 LinkResult link_sources(const std::vector<SourceText>& scripts, const LinkOptions& options);
 // The same, read from disk (an unreadable one is a diagnostic).
 LinkResult link_scripts(const std::vector<std::filesystem::path>& scripts,

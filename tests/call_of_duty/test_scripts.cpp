@@ -175,12 +175,12 @@ TEST(CodLint, ModWithBrokenReferences) {
   // Packed values: main = 1, walk = 2, idle = 3 in the stock order.
   bool saw_idle = false, saw_tree = false;
   for (const ResolvedReference& rr : r.references) {
-    if (rr.ref.name == "idle") {
+    if (rr.ref->name == "idle") {
       saw_idle = true;
       EXPECT_EQ(rr.node, 3);
       EXPECT_EQ(rr.value, 0x00010003u);
     }
-    if (rr.ref.kind == ScriptReference::Kind::kAnimTree) {
+    if (rr.ref->kind == ScriptReference::Kind::kAnimTree) {
       saw_tree = true;
       EXPECT_EQ(rr.value, 1u);
     }

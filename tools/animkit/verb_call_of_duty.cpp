@@ -5,7 +5,10 @@
 
 #include <cmath>
 #include <map>
+#include <set>
+#include <tuple>
 
+#include "animkit/call_of_duty/level_lint.h"
 #include "animkit/call_of_duty/linker.h"
 #include "animkit/call_of_duty/loader.h"
 #include "animkit/call_of_duty/tokenizer.h"
@@ -69,7 +72,7 @@ void print_grouped(Cli& cli, const std::vector<cod::Diagnostic>& diagnostics) {
 Json link_json(const cod::LinkResult& r) {
   Json trees = Json::array();
   for (const auto& t : r.trees) {
-    Json j{{"tree", t.name}, {"index", t.index}, {"file", t.file}};
+    Json j{{"tree", t.name}, {"index", t.index}, {"file", t.file}, {"missing", t.missing}};
     if (t.load && t.load->anim) {
       j["node_count"] = t.load->anim->node_count;
       j["checksum"] = t.load->anim->checksum;
@@ -81,13 +84,13 @@ Json link_json(const cod::LinkResult& r) {
   }
   Json refs = Json::array();
   for (const auto& rr : r.references) {
-    const bool anim = rr.ref.kind == cod::ScriptReference::Kind::kAnimation;
-    Json j{{"file", rr.ref.file},
-           {"line", rr.ref.line},
-           {"column", rr.ref.column},
+    const bool anim = rr.ref->kind == cod::ScriptReference::Kind::kAnimation;
+    Json j{{"file", rr.ref->file},
+           {"line", rr.ref->line},
+           {"column", rr.ref->column},
            {"kind", anim ? "animation" : "animtree"},
-           {"name", rr.ref.name},
-           {"tree", rr.ref.tree},
+           {"name", rr.ref->name},
+           {"tree", rr.ref->tree},
            {"tree_index", rr.tree_index},
            {"node", rr.node ? Json(*rr.node) : Json(nullptr)},
            {"value", rr.value ? Json(*rr.value) : Json(nullptr)}};
@@ -108,6 +111,40 @@ Json link_json(const cod::LinkResult& r) {
               {"errors", std::count_if(r.diagnostics.begin(), r.diagnostics.end(),
                                        [](const cod::Diagnostic& d) { return d.is_error(); })},
               {"files", grouped}};
+}
+
+const char* kind_name(cod::LevelLint::Kind k) {
+  switch (k) {
+    case cod::LevelLint::Kind::kLevel:
+      return "level";
+    case cod::LevelLint::Kind::kPlayer:
+      return "player";
+    case cod::LevelLint::Kind::kOther:
+      return "scripts";
+  }
+  return "";
+}
+
+// One level of `cod lint --json`: its scripts in load order, trees in registry order, counts and
+// diagnostics; with `references`, every reference and its packed value too.
+Json level_json(const cod::LevelLint& l, bool references) {
+  Json j = link_json(l.link);
+  Json scripts = Json::array();
+  for (const auto& s : l.link.scripts) scripts.push_back(s->file);
+  size_t errors = 0, warnings = 0;
+  for (const auto& d : l.link.diagnostics) (d.is_error() ? errors : warnings) += 1;
+  Json diags = Json::array();
+  for (const auto& d : l.link.diagnostics) diags.push_back(cod::diagnostic_json(d));
+  Json out{{"level", l.name},
+           {"kind", kind_name(l.kind)},
+           {"scripts", std::move(scripts)},
+           {"trees", j["trees"]},
+           {"references", l.link.references.size()},
+           {"errors", errors},
+           {"warnings", warnings},
+           {"diagnostics", std::move(diags)}};
+  if (references) out["reference_values"] = j["references"];
+  return out;
 }
 
 }  // namespace
@@ -186,36 +223,76 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
 
   // cod lint MOD_DIR
   {
-    auto* verb =
-        group->add_subcommand("lint", "every tree a mod's scripts use, with their references");
-    static std::string dir, manifest;
+    auto* verb = group->add_subcommand(
+        "lint", "lint a mod level by level, as the game loads each one, against the game");
+    static std::string dir, manifest, level;
     static std::vector<std::string> game_dirs;
     static bool anim_check = false;
-    verb->add_option("mod_dir", dir, "the mod folder (scripts, animtrees/, xanim/)")->required();
+    verb->add_option("mod_dir", dir, "the mod folder (scripts, animtrees/, xanim/, .pk3s)")
+        ->required();
     verb->add_option("--game-dir", game_dirs,
                      "a game folder (main/, uo/; lowest priority first): loose files and .pk3s "
                      "below the mod in the search order");
+    verb->add_option("--level", level,
+                     "lint one level (maps/NAME.gsc, mp/NAME, or mp/playeranim.script)");
     verb->add_option("--manifest", manifest, "JSON manifest of xanim loop and length");
     verb->add_flag("--anim-check", anim_check, "com_animCheck 1: keep every node");
     verb->add_flag("--json", cli.json, "one JSON document");
     verb->callback([&cli] {
-      cod::LintOptions lo;
+      cod::LevelLintOptions lo;
       lo.mod_dir = dir;
       lo.game_dirs.assign(game_dirs.begin(), game_dirs.end());
       lo.anim_check = anim_check;
       if (!manifest.empty()) lo.manifest = manifest;
-      const cod::LinkResult r = cod::lint_mod(lo);
-      const bool failed = cod::has_error(r.diagnostics);
-      if (cli.json) {
-        cli.out << link_json(r).dump() << "\n";
-      } else {
-        print_grouped(cli, r.diagnostics);
-        size_t errors = 0;
-        for (const auto& d : r.diagnostics) errors += d.is_error();
-        cli.out << fmt::format("{} scripts, {} trees, {} references, {} errors\n", r.scripts.size(),
-                               r.trees.size(), r.references.size(), errors);
+      if (!level.empty()) lo.level = level;
+      const cod::LintReport report = cod::lint_levels(lo);
+      const std::vector<cod::Diagnostic> unique = report.unique_diagnostics();
+      size_t errors = 0, warnings = 0, references = 0;
+      for (const auto& d : unique) (d.is_error() ? errors : warnings) += 1;
+      std::set<std::string> trees;
+      for (const auto& l : report.levels) {
+        references += l.link.references.size();
+        for (const auto& t : l.link.trees) trees.insert(t.name);
       }
-      if (failed) cli.exit_code = 1;
+      if (cli.json) {
+        Json levels = Json::array();
+        for (const auto& l : report.levels) levels.push_back(level_json(l, !level.empty()));
+        Json fs = Json::array();
+        for (const auto& d : report.diagnostics) fs.push_back(cod::diagnostic_json(d));
+        cli.out << Json{{"levels", std::move(levels)},
+                        {"diagnostics", std::move(fs)},
+                        {"summary",
+                         {{"levels", report.level_count()},
+                          {"units", report.levels.size()},
+                          {"trees", trees.size()},
+                          {"references", references},
+                          {"errors", errors},
+                          {"warnings", warnings}}}}
+                       .dump()
+                << "\n";
+      } else {
+        // Each diagnostic once, under the first level that reports it.
+        std::set<std::tuple<std::string, int, int, std::string>> shown;
+        auto fresh = [&](const std::vector<cod::Diagnostic>& ds) {
+          std::vector<cod::Diagnostic> out;
+          for (const auto& d : ds) {
+            if (shown.insert({d.file, d.line, d.column, d.message}).second) out.push_back(d);
+          }
+          return out;
+        };
+        print_grouped(cli, fresh(report.diagnostics));
+        for (const auto& l : report.levels) {
+          const auto ds = fresh(l.link.diagnostics);
+          if (ds.empty()) continue;
+          cli.out << fmt::format("level {}: {} scripts, {} trees, {} references\n", l.name,
+                                 l.link.scripts.size(), l.link.trees.size(),
+                                 l.link.references.size());
+          print_grouped(cli, ds);
+        }
+        cli.out << fmt::format("{} levels, {} trees, {} references, {} errors, {} warnings\n",
+                               report.level_count(), trees.size(), references, errors, warnings);
+      }
+      if (errors > 0) cli.exit_code = 1;
     });
   }
 
@@ -313,10 +390,10 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
         cli.out << link_json(r).dump() << "\n";
       } else {
         for (const auto& rr : r.references) {
-          const bool anim = rr.ref.kind == cod::ScriptReference::Kind::kAnimation;
-          cli.out << fmt::format("{}:{}:{}: {} tree '{}' (#{})", rr.ref.file, rr.ref.line,
-                                 rr.ref.column, anim ? "%" + rr.ref.name : std::string("#animtree"),
-                                 rr.ref.tree, rr.tree_index);
+          const bool anim = rr.ref->kind == cod::ScriptReference::Kind::kAnimation;
+          cli.out << fmt::format("{}:{}:{}: {} tree '{}' (#{})", rr.ref->file, rr.ref->line,
+                                 rr.ref->column, anim ? "%" + rr.ref->name : std::string("#animtree"),
+                                 rr.ref->tree, rr.tree_index);
           if (rr.node) cli.out << fmt::format(" node {}", *rr.node);
           cli.out << (rr.value ? fmt::format(" = 0x{:08x}\n", *rr.value) : std::string(" = ?\n"));
         }

@@ -150,6 +150,15 @@ class Parser {
         break;
       }
       if (is_identifier(t.text)) {
+        if (t.text.size() >= kMaxTokenChars) {
+          // "A node name must fit the shared identifier and path limits": the game's tokenizer
+          // would cut it short into another name.
+          error(t.offset, fmt::format("name of {} bytes is longer than the game's identifier "
+                                      "limit (MAX_TOKEN_CHARS {}: at most {} bytes)",
+                                      t.text.size(), kMaxTokenChars, kMaxTokenChars - 1));
+          tok_.skip_line();
+          continue;
+        }
         node_line(f, t, depth);
         continue;
       }

@@ -62,6 +62,15 @@ class Build {
     for (int32_t i : out_.anim->visit_order) {
       XAnimEntry& e = out_.anim->entries[i];
       if (!e.leaf) continue;
+      // "A leaf name is also an xanim asset name": xanim/<name> must fit MAX_QPATH with its NUL.
+      if (e.name.size() > kMaxLeafNameLength) {
+        const std::string shown =
+            e.name.size() > 64 ? e.name.substr(0, 61) + "..." : e.name;
+        error(source(i), fmt::format("animation name '{}' ({} bytes) does not fit "
+                                     "'xanim/<name>' in MAX_QPATH ({} bytes): at most {} bytes",
+                                     shown, e.name.size(), kMaxQPath, kMaxLeafNameLength));
+        continue;
+      }
       e.asset = assets.find(e.name);
       if (!e.asset) error(source(i), fmt::format("Cannot find 'xanim/{}'", e.name));
     }

@@ -55,6 +55,11 @@ struct LoadResult {
 // syntax rule", so it is not checked.)
 inline constexpr int32_t kMaxPackedNodeIndex = 0xFFFF;
 
+// A leaf's asset path `xanim/<name>` must fit MAX_QPATH (64 bytes, with its NUL): names of at
+// most 57 bytes ("Limits": "A leaf name is also an xanim asset name").
+inline constexpr size_t kMaxQPath = 64;
+inline constexpr size_t kMaxLeafNameLength = kMaxQPath - 6 - 1;
+
 LoadResult load_anim_tree(std::string_view text, const LoadOptions& options);
 
 }  // namespace animkit::call_of_duty

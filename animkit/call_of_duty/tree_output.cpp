@@ -29,35 +29,36 @@ Json diagnostic_json(const Diagnostic& d) {
               {"level", d.is_error() ? "error" : "warning"}};
 }
 
-Json tree_json(const LoadResult& r) {
-  Json nodes = Json::array();
-  if (r.anim) {
-    for (size_t i = 0; i < r.anim->entries.size(); ++i) {
-      const XAnimEntry& e = r.anim->entries[i];
-      Json n{{"index", i},
-             {"name", e.name},
-             {"parent", e.parent >= 0 ? Json(e.parent) : Json(nullptr)},
-             {"first_child", e.first_child},
-             {"child_count", e.child_count},
-             {"flags", flag_names(e.flags)},
-             {"leaf", e.leaf}};
-      if (e.source >= 0) {
-        const AtrNode& s = r.parsed.nodes[e.source];
-        if (s.synthetic) {
-          n["synthetic"] = true;
-        } else {
-          n["line"] = s.line;
-          n["column"] = s.column;
-        }
-      }
-      if (e.leaf) {
-        n["asset"] = "xanim/" + e.name;
-        if (e.asset && e.asset->looping) n["looping"] = *e.asset->looping;
-        if (e.asset && e.asset->length) n["length"] = json_float(*e.asset->length);
-      }
-      nodes.push_back(std::move(n));
+namespace {
+
+Json node_json(const LoadResult& r, size_t i) {
+  const XAnimEntry& e = r.anim->entries[i];
+  Json n{{"index", i},
+         {"name", e.name},
+         {"parent", e.parent >= 0 ? Json(e.parent) : Json(nullptr)},
+         {"first_child", e.first_child},
+         {"child_count", e.child_count},
+         {"flags", flag_names(e.flags)},
+         {"leaf", e.leaf}};
+  if (e.source >= 0) {
+    const AtrNode& s = r.parsed.nodes[e.source];
+    if (s.synthetic) {
+      n["synthetic"] = true;
+    } else {
+      n["line"] = s.line;
+      n["column"] = s.column;
     }
   }
+  if (e.leaf) {
+    n["asset"] = "xanim/" + e.name;
+    if (e.asset && e.asset->looping) n["looping"] = *e.asset->looping;
+    if (e.asset && e.asset->length) n["length"] = json_float(*e.asset->length);
+  }
+  return n;
+}
+
+// Everything but the nodes, with "nodes" holding `nodes`.
+Json tree_json_with(const LoadResult& r, Json nodes) {
   Json diags = Json::array();
   for (const Diagnostic& d : r.diagnostics) diags.push_back(diagnostic_json(d));
   return Json{{"tree", r.tree_name},
@@ -66,6 +67,31 @@ Json tree_json(const LoadResult& r) {
               {"checksum", r.anim ? Json(r.anim->checksum) : Json(nullptr)},
               {"nodes", std::move(nodes)},
               {"diagnostics", std::move(diags)}};
+}
+
+}  // namespace
+
+Json tree_json(const LoadResult& r) {
+  Json nodes = Json::array();
+  if (r.anim) {
+    for (size_t i = 0; i < r.anim->entries.size(); ++i) nodes.push_back(node_json(r, i));
+  }
+  return tree_json_with(r, std::move(nodes));
+}
+
+void write_tree_json(std::ostream& out, const LoadResult& r) {
+  // The document around a placeholder, split where the nodes go.
+  const std::string shell = tree_json_with(r, Json("\x01nodes\x01")).dump();
+  const std::string mark = "\"\\u0001nodes\\u0001\"";
+  const size_t at = shell.find(mark);
+  out << shell.substr(0, at) << '[';
+  if (r.anim) {
+    for (size_t i = 0; i < r.anim->entries.size(); ++i) {
+      if (i) out << ',';
+      out << node_json(r, i).dump();
+    }
+  }
+  out << ']' << shell.substr(at + mark.size());
 }
 
 std::string tree_text(const LoadResult& r) {

@@ -2,6 +2,7 @@
 // (cod-animtrees-loader.md, "The parse, token by token"; cod-animtrees.txt, "Examples",
 // "Pruning and placeholders", "Diagnostics").
 #include <gtest/gtest.h>
+#include <sstream>
 
 #include "animkit/call_of_duty/tree_output.h"
 #include "helpers.h"
@@ -352,6 +353,46 @@ TEST(CodParserComments, UnterminatedBlockCommentSaysSo) {
             (std::vector<std::string>{
                 "5:1: unexpected end of file",
                 "3:10: unterminated /* comment: the rest of the file is skipped"}));
+}
+
+}  // namespace
+}  // namespace animkit::call_of_duty
+
+namespace animkit::call_of_duty {
+namespace {
+
+TEST(CodBigInputs, StreamedJsonIsTheSameDocument) {
+  // Issue 12, item 6: `cod tree --json` writes node by node.
+  testing::Settings s;
+  s.refs = {"aim", "missing"};
+  s.keep_going = true;
+  const LoadResult r = testing::load(
+      "aim : complete loopsync\n{\n    a\n    b\n}\nempty\n{\n}\nlone\n", s);
+  std::ostringstream out;
+  write_tree_json(out, r);
+  EXPECT_EQ(out.str(), tree_json(r).dump());
+  EXPECT_NE(out.str().find("\"diagnostics\":[{"), std::string::npos);
+  const LoadResult failed = testing::load("main\n{\n", s);  // a parse error: no tree
+  std::ostringstream out2;
+  write_tree_json(out2, failed);
+  EXPECT_EQ(out2.str(), tree_json(failed).dump());
+}
+
+TEST(CodBigInputs, NamesLongerThanTheIdentifierLimit) {
+  // "A node name must fit the shared identifier and path limits".
+  const std::string fits(1023, 'a'), too_long(1024, 'a');
+  EXPECT_TRUE(testing::load_all(fits + "\n{\n    b\n}\n").loaded());
+  EXPECT_EQ(testing::places(testing::load_all("x\n" + too_long + "\n{\n    b\n}\n")),
+            (std::vector<std::string>{
+                "2:1: name of 1024 bytes is longer than the game's identifier limit "
+                "(MAX_TOKEN_CHARS 1024: at most 1023 bytes)"}));
+  // A leaf is an asset: xanim/<name> and its NUL fit MAX_QPATH (64): at most 57 bytes.
+  EXPECT_TRUE(testing::load_all(std::string(57, 'l') + "\n").loaded());
+  EXPECT_EQ(testing::places(testing::load_all("ok\n" + std::string(58, 'l') + "\n")),
+            (std::vector<std::string>{
+                "2:1: animation name '" + std::string(58, 'l') +
+                "' (58 bytes) does not fit 'xanim/<name>' in MAX_QPATH (64 bytes): at most 57 "
+                "bytes"}));
 }
 
 }  // namespace

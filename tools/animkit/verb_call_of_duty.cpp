@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <fstream>
 #include <map>
 #include <set>
 #include <tuple>
@@ -199,20 +200,26 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
       o.assets = &resolver;
       for (const auto& d : files.diagnostics()) cli.err << d.to_string() << "\n";
       const cod::LoadResult r = cod::load_anim_tree(file_text(file), o);
-      std::string text;
-      if (dot) {
-        text = cod::tree_dot(r);
-      } else if (svg) {
-        text = cod::render_svg(cod::tree_dot(r));
-      } else if (cli.json) {
-        text = cod::tree_json(r).dump() + "\n";
+      if (cli.json && !dot && !svg) {
+        // Streamed node by node: a tree of millions of nodes is never one JSON value.
+        std::ofstream file_out;
+        if (!out_file.empty()) {
+          file_out.open(out_file, std::ios::binary);
+          if (!file_out) throw Error("cannot write the file", std::nullopt, out_file);
+        }
+        std::ostream& sink = out_file.empty() ? cli.out : file_out;
+        cod::write_tree_json(sink, r);
+        sink << "\n";
+        if (!sink) throw Error("cannot write the output", std::nullopt, out_file);
       } else {
-        text = cod::tree_text(r);
-      }
-      if (!out_file.empty()) {
-        write_text(out_file, text);
-      } else {
-        cli.out << text;
+        const std::string text = dot   ? cod::tree_dot(r)
+                                 : svg ? cod::render_svg(cod::tree_dot(r))
+                                       : cod::tree_text(r);
+        if (!out_file.empty()) {
+          write_text(out_file, text);
+        } else {
+          cli.out << text;
+        }
       }
       if ((dot || svg) && !r.loaded()) {
         for (const auto& diag : r.diagnostics) cli.err << diag.to_string() << "\n";

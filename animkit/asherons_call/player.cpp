@@ -36,6 +36,19 @@ HoldKey hold_key_from(const Json& j) {
 
 }  // namespace
 
+Json wire_commands_json(const std::vector<WireCommand>& commands) {
+  Json list = Json::array();
+  for (const WireCommand& c : commands) {
+    Json e{{"field", to_string(c.field)},
+           {"wire", fmt::format("0x{:04X}", c.wire)},
+           {"id", hex32(c.restored.id)},
+           {"name", command_label(c.restored.id)}};
+    if (c.restored.fallback) e["fallback"] = true;  // command-ids page: the trace says so
+    list.push_back(std::move(e));
+  }
+  return list;
+}
+
 void apply_object_settings(PhysicsObj& obj, const Json& j) {
   if (!j.is_object()) throw Error("\"object\": expected an object");
   obj.weenie.present = flag(j, "weenie", obj.weenie.present);
@@ -99,6 +112,7 @@ InputRecord apply_wire(PhysicsObj& obj, const std::vector<uint8_t>& bytes) {
   r.kind = "wire";
   r.motion = m.movement_type;
   r.wire_result = to_string(dispatch_movement(obj, m));
+  r.commands = restored_commands(m);
   return r;
 }
 
@@ -155,6 +169,7 @@ Json trace_json(const PhysicsObj& obj, uint64_t tick, double dt,
     if (r.kind == "wire") {
       e["movement_type"] = r.motion;
       e["result"] = r.wire_result;
+      if (!r.commands.empty()) e["commands"] = wire_commands_json(r.commands);
     } else {
       if (r.motion != 0) e["motion"] = hex32(r.motion);
       e["result"] = r.result;
@@ -198,9 +213,15 @@ std::string trace_text(const PhysicsObj& obj, uint64_t tick, double dt,
       obj.sequence.velocity.z, obj.sequence.omega.x, obj.sequence.omega.y, obj.sequence.omega.z,
       obj.interp.pending_motions.size(), obj.manager.pending_animations().size());
   for (const InputRecord& r : inputs) {
-    s += r.kind == "wire"
-             ? fmt::format(" | wire {}", r.wire_result)
-             : fmt::format(" | {} {} -> {}", r.kind, command_label(r.motion), r.result);
+    if (r.kind != "wire") {
+      s += fmt::format(" | {} {} -> {}", r.kind, command_label(r.motion), r.result);
+      continue;
+    }
+    s += fmt::format(" | wire {}", r.wire_result);
+    for (const WireCommand& c : r.commands) {
+      s += fmt::format(" {} 0x{:04X}={}{}", to_string(c.field), c.wire, command_label(c.restored.id),
+                       c.restored.fallback ? " (fallback)" : "");
+    }
   }
   for (const QueuedHook& h : obj.tick_hooks) {
     s += fmt::format(" | hook {}",

@@ -242,18 +242,33 @@ InterpretedMotionState interpreted_state_from(const MovementMessage& m, const Ch
   } else {
     s.current_style = motion::kNonCombat;
   }
-  if (w.flags & imf::kForward) s.forward_command = command_from_wire(w.forward, 0x40000000u);
-  if (w.flags & imf::kSidestep) s.sidestep_command = command_from_wire(w.sidestep, 0x65000000u);
-  if (w.flags & imf::kTurn) s.turn_command = command_from_wire(w.turn, 0x65000000u);
+  // Command-ids page: command_ids[u16], the field's fallback only for ids the catalogue lacks.
+  if (w.flags & imf::kForward)
+    s.forward_command = restore_wire_command(w.forward, WireField::kForward).id;
+  if (w.flags & imf::kSidestep)
+    s.sidestep_command = restore_wire_command(w.sidestep, WireField::kSidestep).id;
+  if (w.flags & imf::kTurn) s.turn_command = restore_wire_command(w.turn, WireField::kTurn).id;
   if (w.flags & imf::kForwardSpeed) s.forward_speed = w.forward_speed;
   if (w.flags & imf::kSidestepSpeed) s.sidestep_speed = w.sidestep_speed;
   if (w.flags & imf::kTurnSpeed) s.turn_speed = w.turn_speed;
   for (const WireAction& a : w.actions) {
-    s.actions.push_back({command_from_wire(a.command, 0x10000000u), a.speed,
+    s.actions.push_back({restore_wire_command(a.command, WireField::kAction).id, a.speed,
                          static_cast<uint16_t>(a.stamp_word & 0x7FFF),
                          (a.stamp_word & 0x8000) != 0});
   }
   return s;
+}
+
+std::vector<WireCommand> restored_commands(const MovementMessage& m) {
+  std::vector<WireCommand> out;
+  if (m.movement_type != 0) return out;
+  const WireInterpretedState& w = m.state;
+  auto add = [&](WireField f, uint16_t v) { out.push_back({f, v, restore_wire_command(v, f)}); };
+  if (w.flags & imf::kForward) add(WireField::kForward, w.forward);
+  if (w.flags & imf::kSidestep) add(WireField::kSidestep, w.sidestep);
+  if (w.flags & imf::kTurn) add(WireField::kTurn, w.turn);
+  for (const WireAction& a : w.actions) add(WireField::kAction, a.command);
+  return out;
 }
 
 bool is_newer(uint16_t old, uint16_t seq) {

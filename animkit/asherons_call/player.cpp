@@ -65,6 +65,8 @@ void apply_object_settings(PhysicsObj& obj, const Json& j) {
   bit("contact", obj.transient_state, kContactTransient);
   bit("walkable", obj.transient_state, kOnWalkableTransient);
   obj.in_cell = flag(j, "in_cell", obj.in_cell);
+  // The local player's own moves are autonomous: apply_current_movement takes the raw path.
+  obj.last_move_was_autonomous = flag(j, "autonomous", obj.last_move_was_autonomous);
 }
 
 InputRecord apply_do(PhysicsObj& obj, const Json& e) {
@@ -94,13 +96,20 @@ InputRecord apply_do(PhysicsObj& obj, const Json& e) {
   } else if (flag(e, "leave_ground", false)) {
     r.kind = "leave_ground";
     obj.interp.LeaveGround();
+  } else if (auto hk = e.find("set_hold_key"); hk != e.end()) {
+    r.kind = "set_hold_key";
+    obj.interp.SetHoldKey(hold_key_from(*hk), flag(e, "cancel_move_to", false));
+  } else if (flag(e, "exit_world", false)) {
+    r.kind = "exit_world";
+    obj.manager.handle_exit_world();
   } else if (flag(e, "remove_link_animations", false)) {
     r.kind = "remove_link_animations";
     obj.RemoveLinkAnimations();
   } else {
     throw Error(
         fmt::format("\"do\" entry {}: expected \"motion\", \"stop\", \"stop_completely\", "
-                    "\"hit_ground\", \"leave_ground\" or \"remove_link_animations\"",
+                    "\"hit_ground\", \"leave_ground\", \"set_hold_key\", \"exit_world\" or "
+                    "\"remove_link_animations\"",
                     e.dump()));
   }
   return r;
@@ -185,6 +194,12 @@ Json trace_json(const PhysicsObj& obj, uint64_t tick, double dt,
                           {"sidestep_speed", json_float(is.sidestep_speed)},
                           {"turn", hex32(is.turn_command)},
                           {"turn_speed", json_float(is.turn_speed)}};
+  // Runtime 4: the interpreter's velocity figures after the tick.
+  j["speeds"] = Json{{"state_velocity", to_json(obj.interp.get_state_velocity())},
+                     {"max_speed", json_float(obj.interp.get_max_speed())},
+                     {"adjusted_max_speed", json_float(obj.interp.get_adjusted_max_speed())},
+                     {"my_run_rate", json_float(obj.interp.my_run_rate)},
+                     {"local_velocity", to_json(obj.local_velocity)}};
   j["slices"] = obj.tick_slices;
   j["delta"] = frame_json(obj.tick_delta);
   j["position"] = frame_json(obj.position);
@@ -229,6 +244,9 @@ std::string trace_text(const PhysicsObj& obj, uint64_t tick, double dt,
   }
   for (const PhysicsObj::Done& d : obj.tick_motion_done)
     s += fmt::format(" | done {}", command_label(d.motion));
+  const Vec3 sv = obj.interp.get_state_velocity();
+  s += fmt::format(" | state v ({:.3f}, {:.3f}, {:.3f}) max {:.3f} adjusted {:.3f}", sv.x, sv.y,
+                   sv.z, obj.interp.get_max_speed(), obj.interp.get_adjusted_max_speed());
   s += fmt::format(" | pos ({:.3f}, {:.3f}, {:.3f})", obj.position.origin.x, obj.position.origin.y,
                    obj.position.origin.z);
   return s;

@@ -68,6 +68,10 @@ class Character {
   // Copied from Character/Models/Global at creation (0xFCFB4): later edits reach only
   // characters created afterwards.
   const DeathSettings& death_settings() const { return death_; }
+  // Its model record (Character/Models, [char+0x2B30]) by name ("" : none) and whether it is
+  // the player (whose resting body is relaxed, not cleaned up).
+  std::string model_name;
+  bool player = false;
 
   void set_value(std::string_view name, float v);
   float value(std::string_view name) const;

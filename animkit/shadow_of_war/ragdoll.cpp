@@ -81,9 +81,20 @@ int32_t RagdollRing::claim(RagdollController& c) {
   return slot;
 }
 
-bool at_rest(float since_stamp, float brain_seconds, float speed, const RestSettings& s) {
-  const float t = since_stamp - brain_seconds;
-  return t >= s.rest_time || (t >= s.slow_rest_time && speed < s.AtRestSpeed);
+void RagdollRing::release(RagdollController& c) {
+  if (c.slot >= 0 && c.slot < kSlots && slots_[c.slot] == &c) slots_[c.slot] = nullptr;
+  c.slot = -1;
+}
+
+int RagdollRing::held() const {
+  return static_cast<int>(std::count_if(slots_.begin(), slots_.end(),
+                                        [](const RagdollController* c) { return c != nullptr; }));
+}
+
+bool at_rest(double t, double speed, const RestSettings& s) {
+  const double reached = t + kTimeTolerance;
+  return (s.rest_time_enabled && reached >= s.rest_time) ||
+         (s.slow_rest_enabled && reached >= s.slow_rest_time && speed < s.AtRestSpeed);
 }
 
 void DeadBody::start(RagdollRing& ring, const Brain* brain) {
@@ -91,14 +102,38 @@ void DeadBody::start(RagdollRing& ring, const Brain* brain) {
   ring.claim(controller);
 }
 
-void DeadBody::update(const BrainSample& sample, float speed, float dt,
-                      const RestSettings& settings) {
+double DeadBody::rest_speed(const RestSettings& s) const {
+  return cleanup && cleanup->AtRestSpeed ? *cleanup->AtRestSpeed : s.AtRestSpeed;
+}
+
+void DeadBody::update(const BrainSample& sample, double speed, double dt,
+                      const RestSettings& settings, RagdollRing& ring) {
+  if (removed) return;
+  ++frames_since_stamp;
   since_stamp += dt;
-  if (controller.slot >= 0 && controller.brain) {
-    controller.step(sample, dt);
-    brain_seconds += dt;
+  // Step 4: the brain first (it steps only while its controller holds a slot) ...
+  controller.step(sample, static_cast<float>(dt));
+  // ... then the rest test, counted in world time from the stamp (README, Choices).
+  if (!resting) {
+    RestSettings s = settings;
+    s.AtRestSpeed = rest_speed(settings);
+    if (at_rest(since_stamp, speed, s)) {
+      resting = true;
+      rest_at = since_stamp;
+    }
   }
-  resting = resting || at_rest(since_stamp, brain_seconds, speed, settings);
+  // A resting body that is not the player goes to the body cleanup; otherwise the hit reaction
+  // relaxes.
+  if (resting && !player) {
+    if (!in_cleanup) {
+      in_cleanup = true;
+      ring.release(controller);
+    }
+    if (cleanup && cleanup->Lifetime && since_stamp - rest_at + kTimeTolerance >= *cleanup->Lifetime)
+      removed = true;
+  } else {
+    relax_time += dt;
+  }
 }
 
 Brain brain_from_json(const Json& j) {

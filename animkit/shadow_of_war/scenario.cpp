@@ -67,8 +67,20 @@ const std::shared_ptr<AnimObject>& Scene::file(const std::string& path) {
 
 void Scene::kill(const std::string& name) {
   if (dead.count(name)) return;
+  const Character* who = nullptr;
+  for (const auto& c : crowd->characters())
+    if (c->name() == name) who = c.get();
+  if (!who) throw Error(fmt::format("script: no character '{}'", name));
   auto body = std::make_unique<DeadBody>();
-  body->start(ring, brain ? &*brain : nullptr);
+  body->player = who->player;
+  // Step 2: the character's model ([char+0x2B30]) names a Character/Models.RagdollConfig or not.
+  const Brain* config = brain ? &*brain : nullptr;
+  if (!who->model_name.empty()) {
+    const CharacterModel& m = models.at(who->model_name);
+    config = m.RagdollConfig.empty() ? nullptr : &ragdoll_configs.at(m.RagdollConfig);
+    if (!m.BodyCleanup.empty()) body->cleanup = &body_cleanups.at(m.BodyCleanup);
+  }
+  body->start(ring, config);
   died_this_frame.push_back(body.get());
   dead[name] = std::move(body);
 }
@@ -90,9 +102,15 @@ void Scene::update_dead(float dt) {
     s.spine_upright = value("spine_upright");
     s.head_severed = value("head_severed") != 0.f;
     s.combat_state = static_cast<int32_t>(value("combat_state"));
-    it->second->update(s, s.velocity, dt, rest);
+    it->second->update(s, s.velocity, dt, rest, ring);
   }
   died_this_frame.clear();
+}
+
+int Scene::corpses() const {
+  int n = 0;
+  for (const auto& [name, body] : dead) n += body->removed ? 0 : 1;
+  return n;
 }
 
 namespace {
@@ -183,6 +201,27 @@ Scene scene_from_json(const Json& s, const std::filesystem::path& base, int work
       d.BodyStickDist = g.value("BodyStickDist", d.BodyStickDist);
     }
     if (s.contains("brain")) scene.brain = brain_from_json(s["brain"]);
+    for (const Json& r : list(s, "ragdoll_configs")) {
+      Brain b = brain_from_json(r);
+      scene.ragdoll_configs[b.name] = std::move(b);
+    }
+    if (scene.brain) scene.ragdoll_configs.emplace(scene.brain->name, *scene.brain);
+    for (const auto& [name, r] : object(s, "BodyCleanup").items()) {
+      BodyCleanup& bc = scene.body_cleanups[name];
+      bc.name = name;
+      if (r.contains("AtRestSpeed")) bc.AtRestSpeed = num(r, "AtRestSpeed", 0);
+      if (r.contains("Lifetime")) bc.Lifetime = num(r, "Lifetime", 0);
+      bc.SinkDistance = num(r, "SinkDistance", 0);
+    }
+    for (const auto& [name, r] : object(s, "models").items()) {
+      CharacterModel m{name, r.value("RagdollConfig", std::string()),
+                       r.value("BodyCleanup", std::string())};
+      if (!m.RagdollConfig.empty() && !scene.ragdoll_configs.count(m.RagdollConfig))
+        throw Error(fmt::format("model '{}': no ragdoll config '{}'", name, m.RagdollConfig));
+      if (!m.BodyCleanup.empty() && !scene.body_cleanups.count(m.BodyCleanup))
+        throw Error(fmt::format("model '{}': no BodyCleanup record '{}'", name, m.BodyCleanup));
+      scene.models[name] = std::move(m);
+    }
     // The values characters are given, and those a dead body's brain samples.
     for (const Json& c : list(s, "characters"))
       for (const auto& [v, x] : object(c, "values").items()) scene.graph->add_value(v);
@@ -202,6 +241,10 @@ Scene scene_from_json(const Json& s, const std::filesystem::path& base, int work
         auto ch = std::make_unique<Character>(name, scene.graph, table, scene.skeleton,
                                               scene.global, &scene.weight_sets);
         for (const auto& [v, x] : object(c, "values").items()) ch->set_value(v, x.get<float>());
+        ch->model_name = c.value("model", std::string());
+        if (!ch->model_name.empty() && !scene.models.count(ch->model_name))
+          throw Error(fmt::format("character '{}': no model '{}'", name, ch->model_name));
+        ch->player = c.value("player", false);
         scene.crowd->characters().push_back(std::move(ch));
       }
     }
@@ -250,12 +293,30 @@ Json frame_json(const Scene& scene, int frame, float time) {
           {"prior", d.controller.prior >= 0
                         ? Json(d.controller.brain->BehaviorControllers[d.controller.prior].name)
                         : Json(nullptr)},
-          {"time", json_float(d.since_stamp)},
+          {"time", json_float(static_cast<float>(d.since_stamp))},
           {"at_rest", d.resting}};
+      Json& r = cj["ragdoll"];
+      if (d.resting) r["rest_at"] = json_float(static_cast<float>(d.rest_at));
+      if (d.in_cleanup) {
+        r["cleanup"] = {{"record", d.cleanup ? Json(d.cleanup->name) : Json(nullptr)},
+                        {"removed", d.removed}};
+        if (d.cleanup && d.cleanup->Lifetime)
+          r["cleanup"]["Lifetime"] = json_float(static_cast<float>(*d.cleanup->Lifetime));
+        if (d.removed)
+          r["cleanup"]["SinkDistance"] = json_float(static_cast<float>(d.cleanup->SinkDistance));
+      } else if (d.relax_time > 0) {
+        r["relax_time"] = json_float(static_cast<float>(d.relax_time));
+      }
     }
     chars.push_back(cj);
   }
-  return {{"frame", frame}, {"time", json_float(time)}, {"characters", chars}};
+  return {{"frame", frame},
+          {"time", json_float(time)},
+          {"ragdolls",
+           {{"held_slots", scene.ring.held()},
+            {"cursor", scene.ring.cursor()},
+            {"corpses", scene.corpses()}}},
+          {"characters", chars}};
 }
 
 std::string frame_text(const Scene& scene, int frame, float time) {
@@ -280,7 +341,8 @@ std::string frame_text(const Scene& scene, int frame, float time) {
     if (it != scene.dead.end()) {
       const DeadBody& d = *it->second;
       ragdoll = fmt::format(" | ragdoll slot {} {}{}", d.controller.slot,
-                            d.controller.current_name(), d.resting ? " at rest" : "");
+                            d.controller.current_name(),
+                            d.removed ? " removed" : (d.resting ? " at rest" : ""));
     }
     out += fmt::format("frame {:4} t={:.4f} {} [{}] trackers: {} | ops: {}{}\n", frame, time,
                        c->name(), c->state()->name, trackers, ops, ragdoll);
@@ -297,7 +359,6 @@ int play(const Json& s, const std::filesystem::path& base, const PlayOptions& op
   std::vector<std::pair<int, const Json*>> script;
   for (const Json& e : list(s, "script")) script.emplace_back(e.value("frame", 0), &e);
   const std::vector<ClipTable*> tables = scene.table_list();
-  float time = 0;
   for (int f = 0; f < frames; ++f) {
     for (const auto& [at, e] : script) {
       if (at != f) continue;
@@ -341,7 +402,8 @@ int play(const Json& s, const std::filesystem::path& base, const PlayOptions& op
     }
     scene.crowd->frame(dt);
     scene.update_dead(dt);
-    time += dt;
+    // Frame times as frame count x dt: a running float sum drifts (0.1 x 30 -> 3.0000012).
+    const float time = static_cast<float>((f + 1) * static_cast<double>(dt));
     if (options.json) {
       out << frame_json(scene, f, time).dump() << "\n";
     } else {

@@ -38,6 +38,14 @@ Clip synthetic_clip(const std::string& name, const Skeleton& skeleton, float dur
 // The chain-and-branch skeleton of `joints` joints (core's synthetic workload skeleton).
 Skeleton synthetic_skeleton(int joints);
 
+// A Character/Models record: the ragdoll config it names (Character/Models.RagdollConfig, "" :
+// none) and its BodyCleanup record ("" : none).
+struct CharacterModel {
+  std::string name;
+  std::string RagdollConfig;
+  std::string BodyCleanup;
+};
+
 struct Scene {
   Skeleton skeleton;
   std::vector<std::shared_ptr<AnimObject>> files;  // every file the scene knows (kept alive)
@@ -49,7 +57,10 @@ struct Scene {
   // Ragdolls: the ring of eight, the brain of the scene's ragdoll config (when given), the rest
   // settings, and the dead bodies by character name.
   RagdollRing ring;
-  std::optional<Brain> brain;
+  std::optional<Brain> brain;  // "brain": the ragdoll config of characters without a model
+  std::map<std::string, Brain> ragdoll_configs;   // Ragdoll configs by name (Orc_Base ...)
+  std::map<std::string, BodyCleanup> body_cleanups;  // Character/Models/BodyCleanup records
+  std::map<std::string, CharacterModel> models;   // Character/Models records
   RestSettings rest;
   std::map<std::string, std::unique_ptr<DeadBody>> dead;
   // Bodies whose death frame this is: the death frame's call of the dead-body step claims the
@@ -57,6 +68,7 @@ struct Scene {
   std::vector<const DeadBody*> died_this_frame;
   void kill(const std::string& character);
   void update_dead(float dt);
+  int corpses() const;  // dead bodies the cleanup has not removed
 
   ClipTable* table(const std::string& family);
   std::vector<ClipTable*> table_list();

@@ -84,6 +84,8 @@ class Character {
   bool playing_clip_carries(uint32_t key) const;
   // Enters a state (the target of a link, or a state forced by code) with a cross-fade.
   void enter_state(int32_t state, float blend_time);
+  // What went wrong since the last call (a state entered whose clip is not loaded).
+  std::vector<std::string> take_errors();
 
  private:
   size_t state_tracker(int32_t state);
@@ -97,6 +99,7 @@ class Character {
   std::optional<Transition> transition_;
   DeathSettings death_;
   const std::map<std::string, std::vector<float>>* weight_sets_ = nullptr;
+  std::vector<std::string> errors_;
 };
 
 // Runs frames over characters: behaviour and submission on the calling (main) thread in

@@ -193,6 +193,11 @@ Scene scene_from_json(const Json& s, const std::filesystem::path& base, int work
     }
     if (!s.contains("graph")) throw Error("scenario: no 'graph'");
     scene.graph = std::make_shared<BlendGraph>(blend_graph_from_json(s["graph"]));
+    for (const BlendState& st : scene.graph->states)
+      if (!st.weight_set.empty() && !scene.weight_sets.count(st.weight_set))
+        throw Error(fmt::format("scenario: state '{}' names WeightSet '{}', which 'weight_sets' "
+                                "does not define",
+                                st.name, st.weight_set));
     if (s.contains("global")) {
       const Json& g = s["global"];
       DeathSettings& d = scene.global;
@@ -245,6 +250,9 @@ Scene scene_from_json(const Json& s, const std::filesystem::path& base, int work
         if (!ch->model_name.empty() && !scene.models.count(ch->model_name))
           throw Error(fmt::format("character '{}': no model '{}'", name, ch->model_name));
         ch->player = c.value("player", false);
+        for (const auto& other : scene.crowd->characters())
+          if (other->name() == name)
+            throw Error(fmt::format("scenario: two characters named '{}'", name));
         scene.crowd->characters().push_back(std::move(ch));
       }
     }
@@ -353,12 +361,22 @@ std::string frame_text(const Scene& scene, int frame, float time) {
 int play(const Json& s, const std::filesystem::path& base, const PlayOptions& options,
          std::ostream& out) {
   if (!s.is_object()) throw Error("scenario: expected an object");
-  Scene scene = scene_from_json(s, base, options.threads > 0 ? options.threads : -1);
-  const int frames = static_cast<int>(num(s, "frames", 60));
+  // --threads 0 is the CLI's "engine default": three workers (README, Command line).
+  if (options.threads < 0)
+    throw Error(fmt::format("--threads {}: must be 0 (the default, 3 workers) or more",
+                            options.threads));
   const float dt = num(s, "dt", 1.f / 60.f);
+  if (!(dt >= 0.f) || !std::isfinite(dt))
+    throw Error(fmt::format("scenario: 'dt' {} must be a finite number of seconds, 0 or more", dt));
+  const float frames_value = num(s, "frames", 60);
+  if (!(frames_value >= 0.f) || frames_value > 1e8f)
+    throw Error(fmt::format("scenario: 'frames' {} must be 0 to 100,000,000", frames_value));
+  const int frames = static_cast<int>(frames_value);
+  Scene scene = scene_from_json(s, base, options.threads > 0 ? options.threads : -1);
   std::vector<std::pair<int, const Json*>> script;
   for (const Json& e : list(s, "script")) script.emplace_back(e.value("frame", 0), &e);
   const std::vector<ClipTable*> tables = scene.table_list();
+  std::string first_error;
   for (int f = 0; f < frames; ++f) {
     for (const auto& [at, e] : script) {
       if (at != f) continue;
@@ -402,14 +420,24 @@ int play(const Json& s, const std::filesystem::path& base, const PlayOptions& op
     }
     scene.crowd->frame(dt);
     scene.update_dead(dt);
+    std::vector<std::string> errors;
+    for (auto& c : scene.crowd->characters())
+      for (std::string& e : c->take_errors()) errors.push_back(std::move(e));
     // Frame times as frame count x dt: a running float sum drifts (0.1 x 30 -> 3.0000012).
     const float time = static_cast<float>((f + 1) * static_cast<double>(dt));
     if (options.json) {
-      out << frame_json(scene, f, time).dump() << "\n";
+      Json line = frame_json(scene, f, time);
+      if (!errors.empty()) line["errors"] = errors;
+      out << line.dump() << "\n";
     } else {
       out << frame_text(scene, f, time);
+      for (const std::string& e : errors) out << fmt::format("frame {:4} error: {}\n", f, e);
     }
+    if (!errors.empty() && first_error.empty())
+      first_error = fmt::format("frame {}: {}", f, errors.front());
   }
+  // The trace is complete; the run still fails (exit 1) on the first error it showed.
+  if (!first_error.empty()) throw Error(first_error);
   return 0;
 }
 

@@ -117,8 +117,37 @@ void Character::enter_state(int32_t s, float blend_time) {
   }
 }
 
+void Character::die(const std::string& death_animation) {
+  dead_ = true;
+  transition_.reset();
+  ModelAnimation& m = model_;
+  while (m.trackers.size() > 1) m.remove_tracker(m.trackers.size() - 1);
+  Tracker& base = m.trackers[0];
+  base.clip = nullptr;
+  if (!death_animation.empty()) {
+    base.clip = table_ ? table_->find(death_animation) : nullptr;
+    if (!base.clip)
+      errors_.push_back(fmt::format("character '{}': RagdollDeathAnimation '{}' is not in its "
+                                    "family's clip table",
+                                    name_, death_animation));
+  }
+  // Played once from its start: advanced by the world clock, holding its last key.
+  base.time = 0;
+  base.rate = 1;
+  base.weight = 1;
+  base.weight_set = {};
+  base.flags = kTrackerAdvance;
+}
+
 void Character::update(float dt) {
   ModelAnimation& m = model_;
+  if (dead_) {
+    // Out of the locomotion graph: only the base clip plays on.
+    m.advance(dt);
+    state_time_ += dt;
+    m.submit();
+    return;
+  }
   // The implicit values the predicates can read.
   values_[kValueStateTime] = state_time_;
   const Tracker& cur = m.trackers.back();

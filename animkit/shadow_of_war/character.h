@@ -12,6 +12,7 @@
 #include "animkit/core/skeleton.h"
 #include "animkit/shadow_of_war/behavior.h"
 #include "animkit/shadow_of_war/clip_table.h"
+#include "animkit/shadow_of_war/physics_ragdoll.h"
 #include "animkit/shadow_of_war/pose_job.h"
 #include "animkit/shadow_of_war/ragdoll.h"
 #include "animkit/shadow_of_war/tracker.h"
@@ -72,6 +73,16 @@ class Character {
   // the player (whose resting body is relaxed, not cleaned up).
   std::string model_name;
   bool player = false;
+  // The combat object's animation index [[char+0x26A8]+0x114]: -1 when it plays no combat clip.
+  int32_t combat_anim = -1;
+  // Every character model carries a physics ragdoll ([model+0x1C8]), unconfigured while alive.
+  PhysicsRagdoll physics;
+  const ClipTable* table() const { return table_; }
+  // Spec, dead-body step 3: the character switches to RigidBody and plays `death_animation`
+  // (Character/Models/Global.RagdollDeathAnimation) on its base; it leaves its locomotion graph
+  // (no link is tried again) and only the base tracker remains. "" : the base pose.
+  void die(const std::string& death_animation);
+  bool dead() const { return dead_; }
 
   void set_value(std::string_view name, float v);
   float value(std::string_view name) const;
@@ -100,6 +111,7 @@ class Character {
   DeathSettings death_;
   const std::map<std::string, std::vector<float>>* weight_sets_ = nullptr;
   std::vector<std::string> errors_;
+  bool dead_ = false;
 };
 
 // Runs frames over characters: behaviour and submission on the calling (main) thread in

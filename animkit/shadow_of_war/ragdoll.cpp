@@ -91,51 +91,6 @@ int RagdollRing::held() const {
                                         [](const RagdollController* c) { return c != nullptr; }));
 }
 
-bool at_rest(double t, double speed, const RestSettings& s) {
-  const double reached = t + kTimeTolerance;
-  return (s.rest_time_enabled && reached >= s.rest_time) ||
-         (s.slow_rest_enabled && reached >= s.slow_rest_time && speed < s.AtRestSpeed);
-}
-
-void DeadBody::start(RagdollRing& ring, const Brain* brain) {
-  controller.brain = brain;
-  ring.claim(controller);
-}
-
-double DeadBody::rest_speed(const RestSettings& s) const {
-  return cleanup && cleanup->AtRestSpeed ? *cleanup->AtRestSpeed : s.AtRestSpeed;
-}
-
-void DeadBody::update(const BrainSample& sample, double speed, double dt,
-                      const RestSettings& settings, RagdollRing& ring) {
-  if (removed) return;
-  ++frames_since_stamp;
-  since_stamp += dt;
-  // Step 4: the brain first (it steps only while its controller holds a slot) ...
-  controller.step(sample, static_cast<float>(dt));
-  // ... then the rest test, counted in world time from the stamp (README, Choices).
-  if (!resting) {
-    RestSettings s = settings;
-    s.AtRestSpeed = rest_speed(settings);
-    if (at_rest(since_stamp, speed, s)) {
-      resting = true;
-      rest_at = since_stamp;
-    }
-  }
-  // A resting body that is not the player goes to the body cleanup; otherwise the hit reaction
-  // relaxes.
-  if (resting && !player) {
-    if (!in_cleanup) {
-      in_cleanup = true;
-      ring.release(controller);
-    }
-    if (cleanup && cleanup->Lifetime && since_stamp - rest_at + kTimeTolerance >= *cleanup->Lifetime)
-      removed = true;
-  } else {
-    relax_time += dt;
-  }
-}
-
 Brain brain_from_json(const Json& j) {
   Brain b;
   try {

@@ -90,63 +90,6 @@ class RagdollRing {
   int32_t cursor_ = 0;
 };
 
-// The rest test of the dead-body step (spec, "The dead-body step" step 4): counting from the
-// state's time stamp (world time since death; README, Choices: "the brain's running time"), a
-// body is at rest after 15 s, or after 3 s once its speed falls below AtRestSpeed
-// (Character/Models/BodyCleanup; 15 cm/s without a record). The thresholds are initialised data
-// read only by this step: [base+0x26736A4] 15.0, [base+0x26736AC] 15.0, [base+0x26736B0] 3.0, with
-// the enable bytes [base+0x26736A8] and [base+0x26736C0].
-struct RestSettings {
-  double AtRestSpeed = 15.0;     // cm/s, without a BodyCleanup record
-  double rest_time = 15.0;       // s
-  double slow_rest_time = 3.0;   // s
-  bool rest_time_enabled = true;  // the 15 s rule
-  bool slow_rest_enabled = true;  // the 3 s rule
-};
-// Times within this of a threshold count as reached: dt values printed in JSON (0.1, 1/60 as
-// 0.016666668) are not exact binary fractions (README, Choices).
-inline constexpr double kTimeTolerance = 1e-6;
-bool at_rest(double seconds_since_stamp, double speed, const RestSettings& settings = {});
-
-// A Character/Models/BodyCleanup record (Troll, Fellbeast): the rest speed and what the body
-// cleanup 0x6C00A0 reads. Without a record: the default speed and no Lifetime (the body stays).
-struct BodyCleanup {
-  std::string name;
-  std::optional<double> AtRestSpeed;  // cm/s; Troll and Fellbeast ship 1,000,000
-  std::optional<double> Lifetime;     // s a resting body stays before it is removed
-  double SinkDistance = 0;            // cm it sinks when removed
-};
-
-// The player's alternative to the cleanup: 0x145218 relaxes the hit reaction.
-struct HitReactionRelax {
-  double RelaxTime = 0;
-  double StartFriction = 0, EndFriction = 0, TauFactor = 0;
-};
-
-// A dead body's part of the dead-body step (0x2F8460): the ring slot claimed at death, then on
-// every later frame the brain step and the rest test; a resting body that is not the player goes
-// to the body cleanup (which releases its powered ragdoll's ring slot: README, Choices); otherwise
-// 0x145218 relaxes the hit reaction.
-struct DeadBody {
-  RagdollController controller;
-  int64_t frames_since_stamp = 0;  // later frames stepped
-  double since_stamp = 0;          // s of world time since the stamp
-  bool resting = false;
-  double rest_at = 0;              // since_stamp when it came to rest
-  bool player = false;
-  const BodyCleanup* cleanup = nullptr;  // the model's record, or none
-  bool in_cleanup = false;
-  bool removed = false;            // Lifetime over: the body cleanup removed it
-  double relax_time = 0;           // s during which the hit reaction was relaxed
-
-  // Step 2: claims a ring slot; the brain starts only with a ragdoll config (`brain`).
-  void start(RagdollRing& ring, const Brain* brain);
-  // Step 4: runs the brain, then tests for rest; then the cleanup or the relax.
-  void update(const BrainSample& sample, double speed, double dt, const RestSettings& settings,
-              RagdollRing& ring);
-  double rest_speed(const RestSettings& settings) const;
-};
-
 // Character/Models/Global body settings, copied into char+0x1E50 when a character is created
 // (shipped values as defaults).
 struct DeathSettings {

@@ -65,22 +65,34 @@ const std::shared_ptr<AnimObject>& Scene::file(const std::string& path) {
   throw Error(fmt::format("scenario: no file '{}'", path));
 }
 
-void Scene::kill(const std::string& name) {
+void Scene::kill(const std::string& name, const std::string& attack,
+                 const DeadBodyFlags& flags) {
   if (dead.count(name)) return;
-  const Character* who = nullptr;
+  Character* who = nullptr;
   for (const auto& c : crowd->characters())
     if (c->name() == name) who = c.get();
   if (!who) throw Error(fmt::format("script: no character '{}'", name));
-  auto body = std::make_unique<DeadBody>();
-  body->player = who->player;
+  DeathContext ctx;
+  ctx.character = who;
+  if (!attack.empty()) {
+    auto it = attacks.find(attack);
+    if (it == attacks.end()) throw Error(fmt::format("script: no attack '{}'", attack));
+    ctx.attack = &it->second;
+  }
   // Step 2: the character's model ([char+0x2B30]) names a Character/Models.RagdollConfig or not.
-  const Brain* config = brain ? &*brain : nullptr;
+  std::string config = default_config;
   if (!who->model_name.empty()) {
     const CharacterModel& m = models.at(who->model_name);
-    config = m.RagdollConfig.empty() ? nullptr : &ragdoll_configs.at(m.RagdollConfig);
-    if (!m.BodyCleanup.empty()) body->cleanup = &body_cleanups.at(m.BodyCleanup);
+    config = m.RagdollConfig;
+    if (!m.BodyCleanup.empty()) ctx.cleanup = &body_cleanups.at(m.BodyCleanup);
   }
-  body->start(ring, config);
+  if (!config.empty()) ctx.config = &ragdoll_configs.at(config);
+  auto b = buffs.find(name);
+  if (b != buffs.end()) ctx.buffs = b->second;
+  ctx.RagdollDeathAnimation = RagdollDeathAnimation;
+  auto body = std::make_unique<DeadBody>();
+  body->flags = flags;
+  run_death_frame(*body, ctx, ring);
   died_this_frame.push_back(body.get());
   dead[name] = std::move(body);
 }
@@ -153,6 +165,27 @@ std::shared_ptr<AnimObject> load_file(const Json& f, const Scene& scene,
     obj->clips.push_back(synthetic_clip(c.at("name").get<std::string>(), scene.skeleton,
                                         num(c, "duration", 1.f), c.value("looping", true),
                                         num(c, "amplitude", 0.3f), num(c, "frequency", 1.f)));
+    // Events of a synthetic clip, pre-parsed as the event dictionary holds them: "TEXT" or
+    // {"ms": 100, "text": "RAGDOLL 0.25"} (README, play scenarios).
+    if (!c.contains("events")) continue;
+    if (!obj->events) obj->events.emplace().path = obj->path;
+    EventDictionary& d = *obj->events;
+    const Clip& clip = obj->clips.back();
+    ClipEvents ce{clip.name, static_cast<uint32_t>(clip.duration * 30.f + 0.5f),
+                  static_cast<uint32_t>(clip.duration * 1000.f + 0.5f), {}};
+    for (const Json& e : c["events"]) {
+      const std::string text = e.is_string() ? e.get<std::string>() : e.value("text", "");
+      const uint32_t ms = e.is_object() ? e.value("ms", 0u) : 0u;
+      auto it = std::find(d.strings.begin(), d.strings.end(), text);
+      if (it == d.strings.end()) {
+        if (d.strings.size() >= kNoText)
+          throw Error(fmt::format("file '{}': more than 255 event strings", obj->path));
+        d.strings.push_back(text);
+        it = d.strings.end() - 1;
+      }
+      ce.events.push_back(event_word(static_cast<uint32_t>(it - d.strings.begin()), ms));
+    }
+    d.clips.push_back(std::move(ce));
   }
   return obj;
 }
@@ -199,18 +232,36 @@ Scene scene_from_json(const Json& s, const std::filesystem::path& base, int work
                                 "does not define",
                                 st.name, st.weight_set));
     if (s.contains("global")) {
+      // Character/Models/Global: the ten body settings and RagdollDeathAnimation.
       const Json& g = s["global"];
       DeathSettings& d = scene.global;
-      d.BodyRagdoll = g.value("BodyRagdoll", d.BodyRagdoll);
-      d.BodyDeathForceScale = g.value("BodyDeathForceScale", d.BodyDeathForceScale);
-      d.BodyStickDist = g.value("BodyStickDist", d.BodyStickDist);
+      for (auto [key, field] : {std::pair{"BodyRagdoll", &d.BodyRagdoll},
+                                {"BodyDeathForce", &d.BodyDeathForce},
+                                {"BodyDirDeathForce", &d.BodyDirDeathForce}})
+        *field = g.value(key, *field);
+      for (auto [key, field] : {std::pair{"BodyDeathDirMinY", &d.BodyDeathDirMinY},
+                                {"BodyDeathForceScale", &d.BodyDeathForceScale},
+                                {"BodyDirDeathForceScale", &d.BodyDirDeathForceScale},
+                                {"BodyStickDist", &d.BodyStickDist},
+                                {"BodyStickTime", &d.BodyStickTime},
+                                {"BodyDeathScaleVelocity", &d.BodyDeathScaleVelocity},
+                                {"BodyDeathClampVelocityMax", &d.BodyDeathClampVelocityMax}})
+        *field = num(g, key, *field);
+      scene.RagdollDeathAnimation = g.value("RagdollDeathAnimation", std::string());
     }
-    if (s.contains("brain")) scene.brain = brain_from_json(s["brain"]);
     for (const Json& r : list(s, "ragdoll_configs")) {
-      Brain b = brain_from_json(r);
-      scene.ragdoll_configs[b.name] = std::move(b);
+      RagdollConfig c = ragdoll_config_from_json(r);
+      const std::string n = c.name;
+      if (!scene.ragdoll_configs.emplace(n, std::move(c)).second)
+        throw Error(fmt::format("scenario: ragdoll config '{}' defined twice", n));
     }
-    if (scene.brain) scene.ragdoll_configs.emplace(scene.brain->name, *scene.brain);
+    if (s.contains("brain")) {
+      RagdollConfig c = ragdoll_config_from_json(s["brain"]);
+      scene.default_config = c.name;
+      scene.ragdoll_configs.emplace(c.name, std::move(c));
+    }
+    for (const auto& [name, a] : object(s, "attacks").items())
+      scene.attacks[name] = attack_from_json(name, a);
     for (const auto& [name, r] : object(s, "BodyCleanup").items()) {
       BodyCleanup& bc = scene.body_cleanups[name];
       bc.name = name;
@@ -220,7 +271,10 @@ Scene scene_from_json(const Json& s, const std::filesystem::path& base, int work
     }
     for (const auto& [name, r] : object(s, "models").items()) {
       CharacterModel m{name, r.value("RagdollConfig", std::string()),
-                       r.value("BodyCleanup", std::string())};
+                       r.value("BodyCleanup", std::string()), r.value("ragdoll_bodies", 20)};
+      if (m.ragdoll_bodies < 1 || m.ragdoll_bodies > 256)
+        throw Error(fmt::format("model '{}': ragdoll_bodies {} must be 1 to 256", name,
+                                m.ragdoll_bodies));
       if (!m.RagdollConfig.empty() && !scene.ragdoll_configs.count(m.RagdollConfig))
         throw Error(fmt::format("model '{}': no ragdoll config '{}'", name, m.RagdollConfig));
       if (!m.BodyCleanup.empty() && !scene.body_cleanups.count(m.BodyCleanup))
@@ -250,6 +304,14 @@ Scene scene_from_json(const Json& s, const std::filesystem::path& base, int work
         if (!ch->model_name.empty() && !scene.models.count(ch->model_name))
           throw Error(fmt::format("character '{}': no model '{}'", name, ch->model_name));
         ch->player = c.value("player", false);
+        ch->combat_anim = c.value("combat_anim", -1);
+        if (!ch->model_name.empty())
+          ch->physics = PhysicsRagdoll(scene.models.at(ch->model_name).ragdoll_bodies);
+        if (c.contains("buffs"))
+          for (const Json& b : c["buffs"])
+            scene.buffs[name].push_back(
+                {b.at("name").get<std::string>(),
+                 b.value("DeathProjectiles", std::vector<std::string>{})});
         for (const auto& other : scene.crowd->characters())
           if (other->name() == name)
             throw Error(fmt::format("scenario: two characters named '{}'", name));
@@ -304,6 +366,16 @@ Json frame_json(const Scene& scene, int frame, float time) {
           {"time", json_float(static_cast<float>(d.since_stamp))},
           {"at_rest", d.resting}};
       Json& r = cj["ragdoll"];
+      r["flags"] = to_json(d.flags);
+      r["death"] = to_json(d.death);
+      r["death"]["death_settings"] = to_json(c->death_settings());
+      if (d.frames_since_stamp == 0) {
+        // The death frame: the joints as the setup left them.
+        Json joints = Json::array();
+        for (const RagdollJoint& j : c->physics.joints) joints.push_back(to_json(j));
+        r["joints"] = joints;
+        r["bodies"] = c->physics.bodies;
+      }
       if (d.resting) r["rest_at"] = json_float(static_cast<float>(d.rest_at));
       if (d.in_cleanup) {
         r["cleanup"] = {{"record", d.cleanup ? Json(d.cleanup->name) : Json(nullptr)},
@@ -388,7 +460,14 @@ int play(const Json& s, const std::filesystem::path& base, const PlayOptions& op
           if (c->name() != who) continue;
           found = true;
           for (const auto& [v, x] : object(ev, "values").items()) c->set_value(v, x.get<float>());
-          if (ev.value("die", false)) scene.kill(who);
+          if (ev.contains("combat_anim")) c->combat_anim = ev["combat_anim"].get<int32_t>();
+          if (ev.value("die", false)) {
+            DeadBodyFlags flags;
+            const Json& fl = object(ev, "flags");
+            flags.b353 = fl.value("+0x353", flags.b353);
+            flags.b35A = fl.value("+0x35A", flags.b35A);
+            scene.kill(who, ev.value("attack", std::string()), flags);
+          }
           if (ev.contains("enter")) {
             const int32_t st = scene.graph->find_state(ev["enter"].get<std::string>());
             if (st < 0) throw Error("script: no state " + ev["enter"].dump());

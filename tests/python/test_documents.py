@@ -85,3 +85,15 @@ def test_forced_format(demo_dir):
 def test_open_needs_a_file_or_a_set():
     with pytest.raises(ValueError):
         animkit.open()
+
+
+def test_option_values_become_the_cli_text(cli, tmp_path):
+    # A list is joined with commas, True is 1, a path goes through os.fspath.
+    atr = tmp_path / "human.atr"
+    atr.write_text("main\n{\n    idle\n    walk\n    legs\n    {\n        run\n    }\n}\n")
+    doc = animkit.open(atr, cod_refs=["idle", "run"], cod_anim_check=False)
+    assert doc.dump() == cli("dump", "--json", atr, "--cod-refs", "idle,run", "--cod-anim-check", "0")
+    doc = animkit.open(str(atr), cod_anim_check=True)
+    assert doc.dump() == cli("dump", "--json", atr, "--cod-anim-check", "1")
+    assert doc.validate() == [dict(f, file=str(atr)) for f in
+                              cli("validate", "--json", atr, "--cod-anim-check", "1")["findings"]]

@@ -139,7 +139,7 @@ py::dict sample_pose(const Animated& a, const py::object& which, const std::vect
     }
   }
   py::dict out;
-  out["clip"] = clip.name;
+  out["clip"] = text(clip.name);
   out["times"] = py::array_t<float>(static_cast<py::ssize_t>(times.size()), times.data());
   if (model_space) {
     out["positions"] = first;
@@ -163,7 +163,13 @@ void bind_animated(py::module_& m) {
                        "the rest (bind) local transform of each joint, as views of the library's "
                        "storage.")
       .def_property_readonly(
-          "names", [](const Skeleton& s) { return s.names; }, "Joint names (a list of str).")
+          "names",
+          [](const Skeleton& s) {
+            py::list out;
+            for (const std::string& n : s.names) out.append(text(n));
+            return out;
+          },
+          "Joint names (a list of str; bytes that are not UTF-8 kept as surrogates).")
       .def_property_readonly(
           "parents",
           [](py::object self) {
@@ -222,7 +228,7 @@ void bind_animated(py::module_& m) {
       });
 
   py::class_<Clip>(m, "Clip", "A neutral clip: per joint, translation / rotation / scale keys.")
-      .def_readonly("name", &Clip::name)
+      .def_property_readonly("name", [](const Clip& c) { return text(c.name); })
       .def_readonly("duration", &Clip::duration, "Seconds.")
       .def_readonly("frame_rate", &Clip::frame_rate, "The engine's key rate (frames a second).")
       .def_readonly("looping", &Clip::looping)
@@ -236,7 +242,7 @@ void bind_animated(py::module_& m) {
             for (const Event& e : c.events) {
               py::dict d;
               d["time"] = e.time;
-              d["name"] = e.name;
+              d["name"] = text(e.name);
               d["payload"] = from_json(parse_json(e.payload.empty() ? "{}" : e.payload));
               out.append(d);
             }
@@ -308,8 +314,7 @@ void bind_animated(py::module_& m) {
       .def(
           "export",
           [](const Animated& a, const py::object& path, float rate) {
-            const std::string p =
-                py::str(py::module_::import("os").attr("fspath")(path)).cast<std::string>();
+            const std::string p = path_arg(path);
             gltf::ExportOptions eo;
             eo.binary = std::filesystem::path(p).extension() != ".gltf";
             eo.resample_rate = rate;

@@ -18,6 +18,10 @@ const Registry& registry();
 
 // JSON text -> Python objects (json.loads: the same dict `--json` prints, keys in order).
 py::object from_json(const Json& j);
+// UTF-8 text -> str, bytes that are not UTF-8 kept as surrogates (file names).
+py::str text(const std::string& s);
+// A path argument (str, bytes or os.PathLike) as the file system's bytes (os.fsencode).
+std::string path_arg(const py::handle& path);
 
 // Python keyword arguments -> engine Options: `motion_table=` reaches "motion-table" when an
 // engine names it so, values become text (paths, numbers; lists joined by commas, bools 1 / 0).

@@ -16,12 +16,9 @@ void bind_call_of_duty(py::module_& m) {
       "load_tree",
       [](const py::object& path, const std::vector<std::string>& refs, bool anim_check,
          bool keep_going, const py::object& assets, const py::object& manifest, bool dot) {
-        auto fspath = [](const py::object& p) {
-          return py::str(py::module_::import("os").attr("fspath")(p)).cast<std::string>();
-        };
-        const std::string file = fspath(path);
-        const std::string assets_dir = assets.is_none() ? "" : fspath(assets);
-        const std::string manifest_file = manifest.is_none() ? "" : fspath(manifest);
+        const std::string file = path_arg(path);
+        const std::string assets_dir = assets.is_none() ? "" : path_arg(assets);
+        const std::string manifest_file = manifest.is_none() ? "" : path_arg(manifest);
         Json tree;
         std::string dot_text;
         {

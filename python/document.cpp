@@ -20,15 +20,11 @@ struct PyDocument {
   bool converted = false;
 };
 
-std::string fspath(const py::object& path) {
-  return py::str(py::module_::import("os").attr("fspath")(path)).cast<std::string>();
-}
-
 PyDocument open_document(const py::object& path, const py::kwargs& kwargs) {
   const Options options = to_options(kwargs);
   PyDocument d;
   if (!path.is_none()) {
-    d.path = fspath(path);
+    d.path = path_arg(path);
     const Format* used = nullptr;
     {
       py::gil_scoped_release release;
@@ -60,13 +56,21 @@ PyDocument open_document(const py::object& path, const py::kwargs& kwargs) {
   return d;
 }
 
-const std::shared_ptr<Animated>& neutral(PyDocument& d) {
+// Made once; the GIL is held again before the result is stored, so two threads asking at once
+// both convert but store one.
+std::shared_ptr<Animated> neutral(PyDocument& d) {
   if (!d.converted) {
-    py::gil_scoped_release release;
-    if (std::optional<Animated> a = d.doc->to_neutral()) {
-      d.animated = std::make_shared<Animated>(std::move(*a));
+    std::shared_ptr<Animated> made;
+    {
+      py::gil_scoped_release release;
+      if (std::optional<Animated> a = d.doc->to_neutral()) {
+        made = std::make_shared<Animated>(std::move(*a));
+      }
     }
-    d.converted = true;
+    if (!d.converted) {
+      d.animated = std::move(made);
+      d.converted = true;
+    }
   }
   return d.animated;
 }
@@ -134,7 +138,7 @@ void bind_document(py::module_& m) {
       .def_readonly("format", &PyDocument::format, "The format's name, e.g. 'warriors-anm'.")
       .def_readonly("engine", &PyDocument::engine, "The engine module, e.g. 'warriors'.")
       .def_property_readonly(
-          "path", [](const PyDocument& d) { return d.path.empty() ? py::object(py::none()) : py::object(py::str(d.path)); },
+          "path", [](const PyDocument& d) { return d.path.empty() ? py::object(py::none()) : py::object(text(d.path)); },
           "The file opened (None for a set opened from options).")
       .def(
           "info",
@@ -169,7 +173,7 @@ void bind_document(py::module_& m) {
             py::list out;
             for (const Finding& f : findings) {
               py::dict x;
-              x["file"] = d.path.empty() ? std::string("input") : d.path;
+              x["file"] = text(d.path.empty() ? std::string("input") : d.path);
               x["level"] = to_string(f.level);
               x["code"] = f.code;
               x["where"] = f.where;
@@ -202,7 +206,7 @@ void bind_document(py::module_& m) {
       .def(
           "animated",
           [](PyDocument& d) -> py::object {
-            const auto& a = neutral(d);
+            const auto a = neutral(d);
             if (!a) return py::none();
             return py::cast(a);
           },
@@ -211,9 +215,9 @@ void bind_document(py::module_& m) {
       .def(
           "export",
           [](PyDocument& d, const py::object& path, float rate) {
-            const auto& a = neutral(d);
+            const auto a = neutral(d);
             if (!a) throw Error("the file holds no skeleton or animation", std::nullopt, d.path);
-            write_gltf(merge({a}), fspath(path), rate);
+            write_gltf(merge({a}), path_arg(path), rate);
           },
           py::arg("path"), py::arg("rate") = 0.0f,
           "Writes glTF 2.0 (.glb, or .gltf with the buffer embedded), as `animkit export FILE\n"
@@ -247,9 +251,9 @@ void bind_document(py::module_& m) {
       "export",
       [](const py::iterable& sources, const py::object& path, float rate, const py::kwargs& kwargs) {
         const auto a = merge_sources(sources, kwargs);
-        write_gltf(*a, fspath(path), rate);
+        write_gltf(*a, path_arg(path), rate);
         py::dict out;
-        out["output"] = fspath(path);
+        out["output"] = text(path_arg(path));
         out["joints"] = a->skeleton.num_joints();
         out["clips"] = a->clips.size();
         out["notes"] = a->notes;

@@ -34,7 +34,17 @@ const Registry& registry() {
 
 py::object from_json(const Json& j) {
   static py::handle loads = py::object(py::module_::import("json").attr("loads")).release();
-  return loads(j.dump());
+  // Bytes that are not UTF-8 (a name read from a file) become U+FFFD rather than an exception.
+  return loads(j.dump(-1, ' ', false, Json::error_handler_t::replace));
+}
+
+py::str text(const std::string& s) {
+  return py::reinterpret_steal<py::str>(
+      PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "surrogateescape"));
+}
+
+std::string path_arg(const py::handle& path) {
+  return py::bytes(py::module_::import("os").attr("fsencode")(path)).cast<std::string>();
 }
 
 Options to_options(const py::kwargs& kwargs) {
@@ -53,7 +63,7 @@ Options to_options(const py::kwargs& kwargs) {
     if (py::isinstance<py::bool_>(value)) {
       text = value.cast<bool>() ? "1" : "0";
     } else if (py::hasattr(value, "__fspath__")) {
-      text = py::str(py::module_::import("os").attr("fspath")(value));
+      text = path_arg(value);
     } else if (py::isinstance<py::str>(value) || !py::isinstance<py::iterable>(value)) {
       text = py::str(value);
     } else {  // a list of names: "a,b,c", as on the command line
@@ -76,11 +86,12 @@ void translate_errors() {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const Error& e) {
+      // Paths and messages may hold bytes that are not UTF-8: surrogateescape keeps them.
       py::object exc = py::reinterpret_steal<py::object>(
-          PyObject_CallFunction(error_type, "s", e.what()));
+          PyObject_CallOneArg(error_type, text(e.what()).ptr()));
       if (!exc) return;  // the call set its own Python error
-      exc.attr("message") = e.message();
-      exc.attr("file") = e.file().empty() ? py::none() : py::object(py::str(e.file()));
+      exc.attr("message") = text(e.message());
+      exc.attr("file") = e.file().empty() ? py::none() : py::object(text(e.file()));
       exc.attr("offset") = e.offset() ? py::object(py::int_(*e.offset())) : py::none();
       PyErr_SetObject(error_type, exc.ptr());
     }

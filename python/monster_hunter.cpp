@@ -29,10 +29,7 @@ void bind_monster_hunter(py::module_& m) {
       [](const py::object& skeleton_path, const py::object& pack_path, float frame,
          std::optional<int> entry, std::optional<int> clip, const std::string& game,
          const std::vector<int>& parts, std::optional<int> em) {
-        auto fspath = [](const py::object& p) {
-          return py::str(py::module_::import("os").attr("fspath")(p)).cast<std::string>();
-        };
-        const std::string skel_file = fspath(skeleton_path), pack_file = fspath(pack_path);
+        const std::string skel_file = path_arg(skeleton_path), pack_file = path_arg(pack_path);
         Json head;
         std::vector<float> euler, quat, trans, pos, rot;
         std::vector<int> parents;

@@ -1,6 +1,8 @@
 """animkit.Error: invalid input is a Python exception carrying file, offset and message, the
 same text the CLI prints after `error: `; never a crash of the interpreter (issue 18)."""
 
+import os
+
 import pytest
 
 import animkit
@@ -73,3 +75,17 @@ def test_play_errors_name_the_scenario(tmp_path):
         animkit.play({"engine": "nope"})
     with pytest.raises(animkit.Error, match="not 'warriors'"):
         animkit.warriors.play({"engine": "monster_hunter"})
+
+
+def test_a_path_that_is_not_utf8(demo_dir, tmp_path):
+    # The file system's bytes go through os.fsencode and come back as os.fsdecode gives them.
+    data = (demo_dir / "warriors-walk.anm").read_bytes()
+    path = bytes(tmp_path) + b"/\xff-walk.anm"
+    with open(path, "wb") as f:
+        f.write(data[:40])
+    with pytest.raises(animkit.Error) as caught:
+        animkit.open(path)
+    assert caught.value.file == os.fsdecode(path)
+    with open(path, "wb") as f:
+        f.write(data)
+    assert animkit.open(path).path == os.fsdecode(path)

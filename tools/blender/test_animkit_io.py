@@ -90,12 +90,12 @@ def compare(label, want_pos, want_rot, got_pos, got_rot, scale):
     return dp, dr
 
 
-def run_case(name, path, **options):
+def run_case(name, path, bake=False, **options):
     clear_scene()
     doc = animkit.open(path, **options)
     want = doc.animated()
     opts = {"opt_" + k: str(v) for k, v in options.items()}
-    result = bpy.ops.import_scene.animkit(filepath=str(path), **opts)
+    result = bpy.ops.import_scene.animkit(filepath=str(path), bake=bake, **opts)
     check(result == {"FINISHED"}, f"{name}: import returned {result}")
     obj = next(o for o in bpy.context.scene.objects if o.type == "ARMATURE")
     bones = sorted(obj.data.bones, key=lambda b: b["animkit_index"])
@@ -121,6 +121,9 @@ def run_case(name, path, **options):
         check(markers == sorted((int(round(e["time"] * fps)), e["name"]) for e in clip.events),
               f"{name}/{clip.name}: markers {markers}")
         times = key_times(clip)
+        if bake:  # every frame too: exact between the engine's keys
+            frames = int(round(clip.duration * fps))
+            times = sorted(set(times) | {k / fps for k in range(frames + 1)})
         pose = want.pose(clip, times)
         for i, t in enumerate(times):
             got_p, got_r = blender_pose(obj, names, t * fps)
@@ -162,6 +165,16 @@ def main():
     animkit.demo(demo)
     ac = os.path.join(demo, "asherons_call")
     run_case("core", os.path.join(demo, "core.json"))
+    run_case("core-baked", os.path.join(demo, "core.json"), bake=True)
+    # A file without animation (a CoD tree) is refused with animkit's reason.
+    atr = os.path.join(demo, "tree.atr")
+    with open(atr, "w") as f:
+        f.write("main\n{\n    idle\n}\n")
+    try:
+        result = bpy.ops.import_scene.animkit(filepath=atr)
+    except RuntimeError as e:  # an operator's ERROR report, in background mode
+        result = str(e)
+    check("holds no skeleton or animation" in str(result), f"tree.atr: {result}")
     run_case("warriors", os.path.join(demo, "warriors-character.res"))
     run_case("monster_hunter", os.path.join(demo, "mh-pack.bin"),
              skeleton=os.path.join(demo, "mh-skeleton.bin"))

@@ -1,7 +1,6 @@
 """animkit.open and Document: the same answers as the CLI's info / dump / validate --json, for
 every engine's demo file (issue 18, item 1)."""
 
-import numpy as np
 import pytest
 
 import animkit

@@ -55,6 +55,14 @@ float number(const Json& j, const char* key, float fallback) {
   return v;
 }
 
+// j[key] without copying (a Json copy recurses), or null.
+const Json& member(const Json& j, const char* key) {
+  static const Json null_json;
+  if (!j.is_object()) return null_json;
+  const auto it = j.find(key);
+  return it == j.end() ? null_json : *it;
+}
+
 // A finite number >= 0 (a time, a rate).
 float non_negative(const Json& j, const char* key, float fallback) {
   const float v = number(j, key, fallback);
@@ -230,7 +238,7 @@ struct Player {
       task = std::make_unique<FadeTask>(inst, non_negative(spec, "fade", 0.0f),
                                         non_negative(spec, "rate", speed));
     } else if (d == "gait") {
-      const Json& a = spec.value("anims", Json());
+      const Json& a = member(spec, "anims");
       if (!a.is_array() || a.size() != 5) throw Error("gait: \"anims\" must be five anim ids");
       std::array<const PlayClip*, 5> clips;
       for (int i = 0; i < 5; ++i) {
@@ -249,7 +257,7 @@ struct Player {
         const int base = integer(spec, "base", -1);
         for (int i = 0; i < 8; ++i) clips[i] = set.clip(base + i, "direction");
       } else {
-        const Json& a = spec.value("anims", Json());
+        const Json& a = member(spec, "anims");
         if (!a.is_array() || a.size() != size_t(n)) {
           throw Error(fmt::format("{}: \"anims\" must be {} anim ids", d, n));
         }
@@ -292,13 +300,13 @@ struct Player {
         fade->held = flag_word(a, "fade_hold", 0);
         fade->start_bits = flag_word(a, "fade_start", fade->held);
       }
-      instance.change(make_task(a.value("task", Json())), std::move(fade));
+      instance.change(make_task(member(a, "task")), std::move(fade));
     } else if (d == "insert") {
-      instance.insert_bottom(make_task(a.value("task", Json())));
+      instance.insert_bottom(make_task(member(a, "task")));
     } else if (d == "push") {
-      instance.push(make_task(a.value("task", Json())));
+      instance.push(make_task(member(a, "task")));
     } else if (d == "queue") {
-      if (!instance.queue(make_task(a.value("task", Json())))) {
+      if (!instance.queue(make_task(member(a, "task")))) {
         throw Error("the task queue holds at most 10 tasks");
       }
     } else if (d == "run_queue") {
@@ -476,14 +484,15 @@ int play(const Json& scenario, const std::filesystem::path& base, const PlayOpti
   }
   p.instance.sample_context.bind_height = number(
       scenario, "bind_height", p.set.bone_offsets ? p.set.bone_offsets->bind_height() : 0.0f);
-  std::vector<std::pair<int, Json>> actions;
+  // By reference: a copy of a Json is recursive, and a task may nest deeply (refused later).
+  std::vector<std::pair<int, const Json*>> actions;
   if (scenario.contains("actions")) {
     if (!scenario["actions"].is_array()) throw Error("'actions' must be an array");
     for (const Json& a : scenario["actions"]) {
       if (!a.is_object() || !a.contains("do") || !a["do"].is_string()) {
         throw Error("each action is an object with \"at\" and \"do\"");
       }
-      actions.emplace_back(integer(a, "at", 0), a);
+      actions.emplace_back(integer(a, "at", 0), &a);
     }
   }
   // The queue runs after each update's actions unless the scenario runs it by "run_queue" only
@@ -504,7 +513,7 @@ int play(const Json& scenario, const std::filesystem::path& base, const PlayOpti
     inst.advance(dt);
     inst.flush_deferred();
     while (next_action < actions.size() && actions[next_action].first <= k) {
-      p.act(actions[next_action++].second);
+      p.act(*actions[next_action++].second);
     }
     if (queue_runs == "each_update") inst.run_queued_tasks();
     inst.sample();

@@ -33,5 +33,6 @@ void bind_play(py::module_& m);
 void bind_call_of_duty(py::module_& m);
 void bind_monster_hunter(py::module_& m);
 void bind_shadow_of_war(py::module_& m);
+void bind_gltf_import(py::module_& m);
 
 }  // namespace animkit::python

@@ -205,4 +205,5 @@ PYBIND11_MODULE(_animkit, m) {
   bind_call_of_duty(m);
   bind_monster_hunter(m);
   bind_shadow_of_war(m);
+  bind_gltf_import(m);
 }

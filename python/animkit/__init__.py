@@ -29,8 +29,10 @@ from ._animkit import (  # noqa: F401
     engines,
     export,
     formats,
+    import_gltf,
     merge,
     open,
+    read_gltf,
 )
 from ._play import Trace, play  # noqa: F401
 from . import (  # noqa: F401
@@ -43,6 +45,7 @@ from . import (  # noqa: F401
 
 __all__ = [
     "Animated", "Clip", "Document", "Error", "JointTracks", "QuatTrack", "Skeleton",
-    "Trace", "Vec3Track", "demo", "engines", "export", "formats", "merge", "open", "play",
+    "Trace", "Vec3Track", "demo", "engines", "export", "formats", "import_gltf", "merge", "open",
+    "play", "read_gltf",
     "asherons_call", "call_of_duty", "monster_hunter", "shadow_of_war", "warriors",
 ]

@@ -138,3 +138,27 @@ def test_export_of_several_files(demo_dir, cli, tmp_path):
     assert (tmp_path / "ours.gltf").read_bytes() == (tmp_path / "theirs.gltf").read_bytes()
     merged = animkit.merge(files)
     assert len(merged.clips) == report["clips"]
+
+
+def test_gltf_back_into_a_format(demo_dir, cli, tmp_path):
+    # `animkit import` (issue 17): glTF -> the neutral model -> a format's writer.
+    glb = tmp_path / "arm.glb"
+    animkit.open(demo_dir / "core.json").export(glb)
+    back = animkit.read_gltf(glb)
+    assert [c.name for c in back.clips] == ["wave", "bend"]
+    assert back.skeleton.names == ["root", "shoulder", "elbow", "wrist", "tip"]
+    assert [c.name for c in animkit.read_gltf(glb, clip="bend").clips] == ["bend"]
+    ours, theirs = tmp_path / "ours.json", tmp_path / "theirs.json"
+    report = animkit.import_gltf(glb, "neutral-json", ours)
+    want = cli("import", glb, "--as", "neutral-json", "-o", theirs, "--json")
+    want["output"] = str(ours)
+    want["input"] = str(glb)
+    assert report == want
+    assert ours.read_bytes() == theirs.read_bytes()
+    # An Animated goes straight to the writer, without a glTF file.
+    direct = animkit.import_gltf(back, "neutral-json", tmp_path / "direct.json")
+    assert direct["input"] is None and (tmp_path / "direct.json").read_bytes() == ours.read_bytes()
+    with pytest.raises(ValueError, match="unknown format"):
+        animkit.import_gltf(glb, "no-such-format", tmp_path / "x")
+    with pytest.raises(animkit.Error):
+        animkit.read_gltf(demo_dir / "core.json")

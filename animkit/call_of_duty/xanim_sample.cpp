@@ -134,4 +134,42 @@ std::vector<XAnimTimedNote> xanim_notes(const XAnimFile& f) {
   return out;
 }
 
+std::vector<size_t> xanim_fired_notes(const std::vector<XAnimTimedNote>& notes, float from,
+                                      float to, bool looped) {
+  std::vector<size_t> fired;
+  const size_t n = notes.size();
+  if (n == 0) return fired;
+  // "When S = 1.0, only `end` fires."
+  if (from == 1.0f) return {n - 1};
+  // The next note from S: the smallest time >= S, the first in file order on ties (`end` at 1.0
+  // guarantees one for S < 1).
+  size_t next = n - 1;
+  for (size_t i = 0; i < n; ++i) {
+    if (notes[i].time >= from && notes[i].time < notes[next].time) next = i;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (notes[i].time == notes[next].time && notes[i].time >= from) {
+      next = i;
+      break;
+    }
+  }
+  auto through_end = [&](size_t i) {
+    for (; i < n; ++i) fired.push_back(i);
+  };
+  auto while_before = [&](size_t i, float limit) {
+    for (; i < n && notes[i].time < limit; ++i) fired.push_back(i);
+  };
+  if (to == 1.0f && !looped) {
+    through_end(next);  // the non-looped end: every remaining entry through `end`
+  } else if (!looped || to >= from) {
+    while_before(next, to);  // S <= tau < C, walking the stored order from the next note
+  } else if (notes[next].time < to) {
+    while_before(next, to);
+  } else if (notes[next].time >= from) {
+    through_end(next);  // the wrap: through `end`, then from entry 0 while tau < C
+    while_before(0, to);
+  }
+  return fired;
+}
+
 }  // namespace animkit::call_of_duty

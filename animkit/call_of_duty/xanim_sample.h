@@ -64,4 +64,9 @@ struct XAnimTimedNote {
 };
 std::vector<XAnimTimedNote> xanim_notes(const XAnimFile& file);
 
+// §3: the notes (indices into `notes`, as xanim_notes gives them, `end` last) that fire when the
+// time moves from `from` (S, the previous t) to `to` (C, the new t after wrap or clamp).
+std::vector<size_t> xanim_fired_notes(const std::vector<XAnimTimedNote>& notes, float from,
+                                      float to, bool looped);
+
 }  // namespace animkit::call_of_duty

@@ -293,3 +293,35 @@ TEST(CodXAnimDocument, SniffAndNeutral) {
 
 }  // namespace
 }  // namespace animkit::call_of_duty
+
+namespace animkit::call_of_duty {
+namespace {
+
+std::vector<XAnimTimedNote> timed(std::initializer_list<std::pair<const char*, float>> list) {
+  std::vector<XAnimTimedNote> out;
+  for (const auto& [name, time] : list) out.push_back({name, time, 0});
+  out.push_back({"end", 1.0f, -1});
+  return out;
+}
+
+TEST(CodXAnimNotes, Firing) {
+  // cod-xanim-format.md §3.
+  const auto notes = timed({{"a", 0.25f}, {"b", 0.5f}, {"c", 0.75f}});
+  using I = std::vector<size_t>;
+  // S <= tau < C.
+  EXPECT_EQ(xanim_fired_notes(notes, 0.25f, 0.75f, false), (I{0, 1}));
+  EXPECT_EQ(xanim_fired_notes(notes, 0.3f, 0.4f, false), (I{}));
+  // A non-looped end (C = 1.0): everything remaining through `end`.
+  EXPECT_EQ(xanim_fired_notes(notes, 0.6f, 1.0f, false), (I{2, 3}));
+  // S = 1.0: only `end`.
+  EXPECT_EQ(xanim_fired_notes(notes, 1.0f, 1.0f, false), (I{3}));
+  // Looped wrap (C < S): from the next note through `end`, then from entry 0 while tau < C.
+  EXPECT_EQ(xanim_fired_notes(notes, 0.6f, 0.3f, true), (I{2, 3, 0}));
+  EXPECT_EQ(xanim_fired_notes(notes, 0.8f, 0.1f, true), (I{3}));
+  // Ties: the first in file order is the next note.
+  const auto tie = timed({{"x", 0.5f}, {"y", 0.5f}});
+  EXPECT_EQ(xanim_fired_notes(tie, 0.5f, 0.6f, false), (I{0, 1}));
+}
+
+}  // namespace
+}  // namespace animkit::call_of_duty

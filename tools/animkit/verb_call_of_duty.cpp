@@ -392,6 +392,7 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
         return cod::SourceText{it->second.string(), file_text(it->second.string())};
       };
       std::vector<std::filesystem::path> paths(scripts.begin(), scripts.end());
+      for (const auto& d : files.diagnostics()) cli.err << d.to_string() << "\n";
       const cod::LinkResult r = cod::link_scripts(paths, o);
       if (cli.json) {
         cli.out << link_json(r).dump() << "\n";

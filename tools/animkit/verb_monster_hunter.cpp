@@ -2,9 +2,12 @@
 // an MHP3rd clip at a frame) and `mh fix` (the engine rules' documented fixes).
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "animkit/gltf/export.h"
 #include "animkit/monster_hunter/convert.h"
 #include "animkit/monster_hunter/document.h"
+#include "animkit/monster_hunter/pac.h"
 #include "animkit/monster_hunter/entries.h"
 #include "animkit/monster_hunter/rules.h"
 #include "cli.h"
@@ -37,11 +40,13 @@ void add_sample(CLI::App& group, Cli& cli) {
   verb->add_option("--em", em, "the species number (entry count, MHP3rd records)");
   verb->add_flag("--json", cli.json, "one JSON document");
   verb->callback([&cli] {
+    if (!std::isfinite(frame))  // bad usage (exit 2), not bad input
+      throw CLI::ValidationError("--frame", "a finite clip frame, not nan or inf");
     mh::DocumentOptions o;
     if (!game.empty()) o.game = mh::parse_game(game);
     o.em = em;
     const mh::Skeleton skeleton = mh::load_skeleton(skeleton_path);
-    const mh::AnimPack pack = mh::load_pack(pack_path, o.game);
+    const mh::AnimPack pack = mh::load_pack(pack_path, o.game, &skeleton);
     const size_t n = skeleton.bones.size();
     std::vector<mh::JointPose> local(n);
     std::vector<Mat4> world(n);
@@ -177,6 +182,8 @@ void add_convert(CLI::App& group, Cli& cli) {
   verb->callback([&cli] {
     std::optional<mh::Game> g;
     if (!from.empty()) g = mh::parse_game(from);
+    if (mh::sniff_skeleton(read_file(in)))
+      throw Error("a skeleton, not an animation pack: convert re-encodes a pack's clips", 0, in);
     const mh::AnimPack pack = mh::load_pack(in, g);
     const mh::Conversion c = mh::convert_pack(pack, mh::parse_game(to));
     write_file(out, mh::write_pack(c.pack));
@@ -203,8 +210,10 @@ void add_export(CLI::App& group, Cli& cli) {
   static std::string skeleton_path, pack_path, game, out;
   static float rate = 30;
   static std::optional<int> em;
+  static uint64_t max_bytes = uint64_t{512} << 20;
   verb->add_option("--skeleton", skeleton_path, "skeleton file")->required();
   verb->add_option("--pack", pack_path, "animation pack file");
+  verb->add_option("--max-bytes", max_bytes, "the most animation data to write (default 512 MiB)");
   verb->add_option("--game", game, "mhfu or mhp3rd (default: the pack's encoding)");
   verb->add_option("--rate", rate, "samples per second (default 30: one per clip frame)");
   verb->add_option("--em", em, "the species number (entry count, MHP3rd records)");
@@ -216,9 +225,10 @@ void add_export(CLI::App& group, Cli& cli) {
     if (!(rate > 0 && rate <= 1000)) throw Error("--rate: a frame rate in (0, 1000]");
     o.rate = rate;
     o.em = em;
+    o.max_bytes = max_bytes;
     const mh::Skeleton skeleton = mh::load_skeleton(skeleton_path);
     std::optional<mh::AnimPack> pack;
-    if (!pack_path.empty()) pack = mh::load_pack(pack_path, o.game);
+    if (!pack_path.empty()) pack = mh::load_pack(pack_path, o.game, &skeleton);
     const Animated animated = mh::to_animated(skeleton, pack ? &*pack : nullptr, o);
     gltf::ExportOptions eo;
     eo.binary = std::filesystem::path(out).extension() != ".gltf";
@@ -233,7 +243,52 @@ void add_export(CLI::App& group, Cli& cli) {
     } else {
       cli.out << fmt::format("{}: {} joints, {} clips at {} fps\n", out,
                              animated.skeleton.num_joints(), animated.clips.size(), rate);
+      for (const std::string& n : animated.notes) cli.out << "note: " << n << "\n";
     }
+  });
+}
+
+// notes 1: `verify` reuses the rules (all but TEMPLATE; a warning counts as a pass): one check per
+// rule, `PASS  <what holds>  <messages>`, then "N checks, F failed"; exit 1 when one fails.
+void add_verify(CLI::App& group, Cli& cli) {
+  auto* verb = group.add_subcommand("verify", "the engine's rules as pass/fail checks of a model PAC");
+  static std::string in, game;
+  verb->add_option("pac", in, "a model PAC (entry 0 skeleton, 1 PMO, 3 anim pack)")->required();
+  verb->add_option("--game", game, "mhfu or mhp3rd (when the bytes do not say)");
+  verb->add_flag("--json", cli.json, "one JSON document");
+  verb->callback([&cli] {
+    std::optional<mh::Game> g;
+    if (!game.empty()) g = mh::parse_game(game);
+    const std::vector<uint8_t> bytes = read_file(in);
+    mh::ModelPac m;
+    try {
+      if (!mh::sniff_pac(bytes)) throw Error("not a PAC: verify takes a model PAC");
+      m = mh::read_model_pac(bytes, g);
+    } catch (const Error& e) {
+      throw e.with_file(in);
+    }
+    mh::RuleInputs rules;
+    rules.skeleton = m.skeleton ? &*m.skeleton : nullptr;
+    rules.pack = m.pack ? &*m.pack : nullptr;
+    rules.model = m.model ? &*m.model : nullptr;
+    const std::vector<mh::Check> checks = mh::verify_checks(mh::validate(rules));
+    int failed = 0;
+    size_t width = 0;
+    for (const mh::Check& c : checks) {
+      failed += !c.ok;
+      width = std::max(width, c.name.size());
+    }
+    if (cli.json) {
+      Json jc = Json::array();
+      for (const mh::Check& c : checks)
+        jc.push_back({{"check", c.name}, {"ok", c.ok}, {"detail", c.detail}});
+      cli.out << Json{{"checks", jc}, {"failed", failed}}.dump() << "\n";
+    } else {
+      for (const mh::Check& c : checks)
+        cli.out << fmt::format("{}  {:<{}}  {}\n", c.ok ? "PASS" : "FAIL", c.name, width, c.detail);
+      cli.out << fmt::format("\n{} checks, {} failed\n", checks.size(), failed);
+    }
+    if (failed > 0) cli.exit_code = 1;
   });
 }
 
@@ -246,6 +301,7 @@ void add_monster_hunter_verbs(CLI::App& app, Cli& cli) {
   add_fix(*group, cli);
   add_convert(*group, cli);
   add_export(*group, cli);
+  add_verify(*group, cli);
 }
 
 }  // namespace animkit::cli

@@ -219,3 +219,59 @@ TEST_F(MhCli, FixAndConvertVerbs) {
 
 }  // namespace
 }  // namespace animkit::monster_hunter
+
+#include "rigs.h"
+
+namespace animkit::monster_hunter {
+namespace {
+
+// notes 2-3 on the command line: the donor's species from its file number (file_05250, the
+// Brute's moveset: em 58), the host's from file_06185 (em 75, 123 entries).
+TEST_F(MhCli, PortPlanThenPort) {
+  const std::string target = WritePac("file_06185", tigrex_like());
+  write_file(dir_ / "file_05250", write_pack(brute_like()));
+  Result r = Run("mh port --plan --json --donor " + P("file_05250") + " --target " + target);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Json plan = Json::parse(r.out);
+  EXPECT_EQ(plan["capacity"], 123);
+  EXPECT_EQ(plan["head_only"], Json::array({24, 25}));
+  EXPECT_EQ(plan["entries"]["100"], 100);
+  EXPECT_EQ(plan["records"], 43);
+  r = Run("mh port --plan --donor " + P("file_05250") + " --target " + target);
+  EXPECT_NE(r.out.find("entry 100 <- donor clip 100\n"), std::string::npos) << r.out;
+  r = Run("mh port --donor " + P("file_05250") + " --target " + target + " -o " + P("port.pac"));
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("0 errors, 0 warnings"), std::string::npos) << r.out;
+  r = Run("validate " + P("port.pac"));
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.out, "0 errors, 0 warnings\n");
+  EXPECT_EQ(fs::file_size(dir_ / "port.pac") % kPacBlock, 0u);
+  // A donor whose clips disagree on their track count is refused.
+  AnimPack bad = brute_like();
+  bad.clips[3].tracks.pop_back();
+  write_file(dir_ / "bad", write_pack(bad));
+  r = Run("mh port --donor " + P("bad") + " --target " + target + " --em 58 -o " + P("x.pac"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("the same records"), std::string::npos) << r.err;
+}
+
+TEST_F(MhCli, RigThenPutIsLossless) {
+  const std::string pac = WritePac("file_06185", good());
+  Result r = Run("mh rig " + pac + " --entry 1 -o " + P("clip.bin"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "entry 1: 8 tracks, 30 frames, loop 1; wrote " + P("clip.bin") + "\n");
+  r = Run("mh put " + pac + " --entry 1 --clip " + P("clip.bin") + " -o " + P("back.pac"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(Slurp(dir_ / "back.pac"), Slurp(pac));  // nothing changed, nothing moved
+  // The clip put into entry 2 changes that entry only.
+  r = Run("mh put " + pac + " --entry 2 --clip " + P("clip.bin") + " -o " + P("two.pac"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = Run("mh rig --json " + P("two.pac") + " --entry 2");
+  const Json two = Json::parse(r.out);
+  r = Run("mh rig --json " + pac + " --entry 1");
+  EXPECT_EQ(Json::parse(r.out), two);
+  EXPECT_EQ(Run("mh rig " + pac + " --entry 7").code, 1);  // no part has a clip
+}
+
+}  // namespace
+}  // namespace animkit::monster_hunter

@@ -131,7 +131,8 @@ bool sniff_pack_layout(Bytes bytes) {
     const Layout l = read_layout(r);
     size_t slots = 0;
     for (uint32_t c : l.slot_counts) slots += c;
-    return slots > 0 && l.reserved == 0;
+    const auto first = first_clip_offset(r, l);
+    return slots > 0 && l.reserved == 0 && (!first || *first == l.tables_end);
   } catch (const Error&) {
     return false;
   }

@@ -310,3 +310,41 @@ TEST(MhPac, GameFromTheBytesOrAsked) {
 
 }  // namespace
 }  // namespace animkit::monster_hunter
+
+namespace animkit::monster_hunter {
+namespace {
+
+// Damaged model PACs (bytes flipped, cut short) give an animkit::Error or a document, never a
+// crash; what parses as a PAC writes back byte for byte.
+TEST(MhPac, DamagedModelPacsNeverCrash) {
+  const std::vector<uint8_t> good = write_pac(model_pac(synthetic_monster(), 50));
+  uint32_t seed = 12345;
+  const auto next = [&seed] {
+    seed = seed * 1103515245u + 12345u;
+    return seed >> 8;
+  };
+  int parsed = 0;
+  for (int round = 0; round < 1500; ++round) {
+    std::vector<uint8_t> bytes = good;
+    const int flips = 1 + static_cast<int>(next() % 4);
+    for (int i = 0; i < flips; ++i) bytes[next() % bytes.size()] ^= static_cast<uint8_t>(1 + next() % 255);
+    if (round % 7 == 0) bytes.resize(next() % bytes.size());
+    try {
+      const Pac pac = read_pac(bytes);
+      EXPECT_EQ(write_pac(pac), bytes);
+      const ModelPac m = read_model_pac(bytes, std::nullopt);
+      RuleInputs in;
+      in.skeleton = m.skeleton ? &*m.skeleton : nullptr;
+      in.pack = m.pack ? &*m.pack : nullptr;
+      in.model = m.model ? &*m.model : nullptr;
+      in.strict = true;
+      validate(in);
+      ++parsed;
+    } catch (const Error&) {
+    }
+  }
+  EXPECT_GT(parsed, 0);
+}
+
+}  // namespace
+}  // namespace animkit::monster_hunter

@@ -15,12 +15,6 @@ namespace {
 
 uint64_t align_up(uint64_t n, uint64_t a) { return (n + a - 1) / a * a; }
 
-uint32_t word_at(Bytes b, size_t at) {
-  uint32_t w;
-  std::memcpy(&w, b.data() + at, 4);
-  return w;
-}
-
 struct Row {
   uint32_t offset, size;
 };

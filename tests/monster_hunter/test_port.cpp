@@ -80,7 +80,9 @@ TEST(MhPort, BruteOntoTigrexValidatesClean) {
   EXPECT_TRUE(r.plan.dropped.empty());
   // Every donor id under 123 and not head-only sits in its own entry.
   for (const auto& [id, clip] : moveset(donor))
-    if (id != 24 && id != 25) EXPECT_EQ(r.plan.entries.at(id), id) << id;
+    if (id != 24 && id != 25) {
+      EXPECT_EQ(r.plan.entries.at(id), id) << id;
+    }
   const auto findings = validate(&target.skeleton, &r.pack);
   EXPECT_TRUE(findings.empty()) << (findings.empty() ? "" : reference_line(findings[0]));
   RuleInputs strict;

@@ -59,7 +59,8 @@ TEST(MhExport, ShorterLoopingPartLoopsInsideTheEntry) {
 
 TEST(MhExport, ShorterOneShotPartHolds) {
   const Monster m = short_head(0, false);
-  const animkit::Clip& c = clip_named(to_animated(m.skeleton, &m.pack, {}), "entry_000");
+  const Animated a = to_animated(m.skeleton, &m.pack, {});
+  const animkit::Clip& c = clip_named(a, "entry_000");
   const auto& head = c.joints[4].rotation;
   EXPECT_NEAR(head.values[10].x, head.values[20].x, 1e-6f);
   EXPECT_NEAR(head.values[10].w, head.values[29].w, 1e-6f);

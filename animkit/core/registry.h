@@ -70,6 +70,11 @@ class Document {
   // The summary line `validate` prints after the findings; empty for the default
   // ("E errors, W warnings").
   virtual std::string validate_summary(const std::vector<Finding>&) const { return {}; }
+  // The line `validate` prints for a finding in an engine's own reference form; empty for the
+  // shared form. A document with its own form gets no file name in front of its lines or its
+  // summary (`own_line_form`).
+  virtual std::string finding_line(const Finding&) const { return {}; }
+  virtual bool own_line_form() const { return false; }
   // Skeleton and clips in neutral form, when the document holds animation.
   virtual std::optional<Animated> to_neutral() const { return std::nullopt; }
   // The clips' channels as the engine evaluates them (for `plot`); empty when the engine has
@@ -119,6 +124,7 @@ struct Format {
 struct EngineOption {
   std::string name;
   std::string help;
+  bool flag = false;  // takes no value; given, its value is "1"
 };
 
 struct PlayOptions {

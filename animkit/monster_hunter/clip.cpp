@@ -3,12 +3,20 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <bit>
 #include <cmath>
 
 #include "animkit/core/error.h"
 
 namespace animkit::monster_hunter {
+
+void read_keys(Reader& r, uint32_t count, std::vector<Keyframe>& keys) {
+  const Bytes b = r.bytes(size_t{count} * sizeof(Keyframe));
+  keys.resize(count);
+  if (count != 0) std::memcpy(keys.data(), b.data(), b.size());
+}
+
 
 const char* to_string(Game game) { return game == Game::kMhfu ? "mhfu" : "mhp3rd"; }
 

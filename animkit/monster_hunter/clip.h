@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "animkit/core/reader.h"
+
 namespace animkit::monster_hunter {
 
 enum class Game : uint8_t { kMhfu, kMhp3rd };
@@ -22,6 +24,12 @@ struct Keyframe {
   int16_t ease_out = 0;
   friend bool operator==(const Keyframe&, const Keyframe&) = default;
 };
+
+static_assert(sizeof(Keyframe) == 8, "Keyframe is the file's 8 bytes (read and written in bulk)");
+
+// `count` keys from the reader in one copy (the file's s16 words are the struct's fields, in
+// order, little-endian like the machines animkit runs on).
+void read_keys(Reader& r, uint32_t count, std::vector<Keyframe>& keys);
 
 // Channel bits ("Channels").
 namespace bits {

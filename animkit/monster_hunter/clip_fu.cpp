@@ -2,18 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace animkit::monster_hunter::fu {
 
 namespace {
-
-Keyframe read_key(Reader& r) {
-  Keyframe k;
-  k.value = r.i16();
-  k.frame = r.i16();
-  k.ease_in = r.i16();
-  k.ease_out = r.i16();
-  return k;
-}
 
 // A section header: tag, count, size; the size must cover the header and fit in `end`.
 struct Header {
@@ -46,6 +39,7 @@ Clip read_clip(Reader& r) {
   out.loop = r.u32();
   out.loop_start = r.f32();
   const size_t clip_end = clip.start + clip.size;
+  out.tracks.reserve(std::min<size_t>(clip.count, (clip.size - kClipHeader) / kTrackHeader));
   for (uint32_t t = 0; t < clip.count; ++t) {
     const Header track = read_header(r, clip_end, kTrackHeader, "track");
     if ((track.tag & 0x80000000u) == 0) {
@@ -53,6 +47,7 @@ Clip read_clip(Reader& r) {
     }
     const size_t track_end = track.start + track.size;
     Track tr;
+    tr.channels.reserve(std::min<size_t>(track.count, (track.size - kTrackHeader) / kChannelHeader));
     for (uint32_t c = 0; c < track.count; ++c) {
       const Header ch = read_header(r, track_end, kChannelHeader, "channel");
       if ((ch.tag & 0xFFFF0000u) != kChannelTag) {
@@ -64,8 +59,7 @@ Clip read_clip(Reader& r) {
       }
       Channel channel;
       channel.bit = static_cast<uint16_t>(ch.tag & 0xFFFF);
-      channel.keys.reserve(ch.count);
-      for (uint32_t k = 0; k < ch.count; ++k) channel.keys.push_back(read_key(r));
+      read_keys(r, ch.count, channel.keys);
       tr.channels.push_back(std::move(channel));
     }
     if (r.pos() != track_end) {

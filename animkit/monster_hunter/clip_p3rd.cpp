@@ -48,13 +48,7 @@ Clip read_clip(Reader& r) {
       if (ch_size > track_end - ch_start) {
         r.fail_at(ch_start + 4, fmt::format("channel size {:#x} runs past the track end", ch_size));
       }
-      ch.keys.resize(keys);
-      for (Keyframe& k : ch.keys) {
-        k.value = r.i16();
-        k.frame = r.i16();
-        k.ease_in = r.i16();
-        k.ease_out = r.i16();
-      }
+      read_keys(r, keys, ch.keys);
       tr.channels.push_back(std::move(ch));
     }
     if (r.pos() != track_end) {

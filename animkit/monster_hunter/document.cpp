@@ -2,9 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <set>
 
+#include "animkit/core/limits.h"
 #include "animkit/monster_hunter/dump.h"
 #include "animkit/monster_hunter/entries.h"
 #include "animkit/monster_hunter/records.h"
@@ -22,6 +25,16 @@ DocumentOptions document_options(const Options& options) {
       o.rate = 0;
     }
     if (!(o.rate > 0 && o.rate <= 1000)) throw Error("--rate: a frame rate in (0, 1000]");
+  }
+  o.strict = options.count("strict") != 0;
+  if (auto it = options.find("max-bytes"); it != options.end()) {
+    try {
+      size_t used = 0;
+      o.max_bytes = std::stoull(it->second, &used);
+      if (used != it->second.size()) throw std::invalid_argument("trailing");
+    } catch (const std::exception&) {
+      throw Error("--max-bytes: a byte count, e.g. 536870912");
+    }
   }
   if (auto it = options.find("em"); it != options.end()) {
     try {
@@ -69,6 +82,11 @@ std::vector<Playable> playables(const Skeleton& skeleton, const AnimPack& pack,
       p.id = e;
       p.motion = prepare(*clip, n);
       p.clip = std::move(*clip);
+      for (const auto& [id, joints] : part_joints(skeleton)) {
+        const Clip* part = part_clip(pack, id, e);
+        if (part == nullptr) continue;
+        p.parts.push_back({id, joints, prepare(*part, joints, n)});
+      }
       out.push_back(std::move(p));
     }
     return out;
@@ -82,6 +100,54 @@ std::vector<Playable> playables(const Skeleton& skeleton, const AnimPack& pack,
           mhp3rd_clip(skeleton, pack, clip_id(static_cast<int>(s), static_cast<int>(i)), options));
     }
   }
+  return out;
+}
+
+int Playable::end() const {
+  if (parts.empty()) return motion.end;
+  int e = 0;
+  for (const Part& p : parts) e = std::max(e, p.motion.end);
+  return e;
+}
+
+std::vector<std::string> dropped_entries(const Skeleton& skeleton, const AnimPack& pack,
+                                         const DocumentOptions& options) {
+  std::vector<std::string> out;
+  if (pack.game != Game::kMhfu) return out;
+  const std::optional<int> known = options.em ? known_entries(*options.em) : std::nullopt;
+  const int cap = capacity(pack, skeleton, known);
+  std::vector<int> lost;
+  for (size_t s = 0; s < pack.streams.size(); ++s)
+    for (size_t i = 0; i < pack.streams[s].size() && i < static_cast<size_t>(kEntryBank); ++i)
+      if (pack.streams[s][i] >= 0) {
+        const int e = entry_of(static_cast<int>(s), static_cast<int>(i));
+        if (e >= cap && (!known || e < *known)) lost.push_back(e);
+      }
+  std::sort(lost.begin(), lost.end());
+  lost.erase(std::unique(lost.begin(), lost.end()), lost.end());
+  if (lost.empty()) return out;
+  // The part that caps the capacity: the fewest entries with a slot.
+  std::string why;
+  int fewest = INT32_MAX;
+  for (int part : animated_parts(skeleton)) {
+    const auto slots = [&](int64_t st) -> size_t {
+      return st >= 0 && static_cast<uint64_t>(st) < pack.streams.size() ? pack.streams[st].size()
+                                                                       : 0;
+    };
+    const int64_t even = int64_t{kPartStreams} * part;
+    const size_t e = slots(even), o = slots(even + 1);
+    const int entries = e < static_cast<size_t>(kEntryBank)
+                            ? static_cast<int>(e)
+                            : kEntryBank + static_cast<int>(std::min<size_t>(o, kEntryBank));
+    if (entries < fewest) {
+      fewest = entries;
+      why = fmt::format("part {} has {} slots in stream {} and {} in stream {}", part, e, even, o,
+                        even + 1);
+    }
+  }
+  out.push_back(fmt::format("{} entries with clips not exported (entries {}): only the {} every "
+                            "animated part has a slot for are ({})",
+                            lost.size(), list_numbers(lost), cap, why));
   return out;
 }
 
@@ -117,29 +183,66 @@ namespace animkit::monster_hunter {
 
 namespace {
 
-// A playable resampled at `rate` frames per second (clip frames run at 30 per second).
-animkit::Clip neutral_clip(const Playable& p, const Rig& rig, float rate) {
+// The samples of a playable at `rate` and which joints rotate / move.
+struct SamplePlan {
+  int samples = 0;
+  std::vector<bool> rotates, moves;
+  uint64_t bytes = 0;  // the keys' data: a float time per key, a quaternion or a vector each
+};
+SamplePlan plan_of(const Playable& p, const Rig& rig, float rate) {
+  SamplePlan plan;
+  plan.rotates.assign(rig.size(), false);
+  plan.moves.assign(rig.size(), false);
+  const auto mark = [&](const Motion& m) {
+    for (size_t j = 0; j < rig.size() && j < m.joints.size(); ++j) {
+      const auto& ch = m.joints[j];
+      if (ch[kRotX] >= 0 || ch[kRotY] >= 0 || ch[kRotZ] >= 0) plan.rotates[j] = true;
+      if (ch[kLocX] >= 0 || ch[kLocY] >= 0 || ch[kLocZ] >= 0) plan.moves[j] = true;
+    }
+  };
+  if (p.parts.empty()) {
+    mark(p.motion);
+  } else {
+    for (const Playable::Part& part : p.parts) mark(part.motion);
+  }
+  plan.samples = static_cast<int>(std::ceil(static_cast<float>(p.end()) / 30.f * rate - 1e-4f));
+  uint64_t per_sample = 0;
+  for (size_t j = 0; j < rig.size(); ++j) per_sample += plan.rotates[j] * 20 + plan.moves[j] * 16;
+  plan.bytes = per_sample * (static_cast<uint64_t>(plan.samples) + 1);
+  return plan;
+}
+
+// A playable resampled at `rate` frames per second (clip frames run at 30 per second). MHFU:
+// each part on its own clock (clip_frame: a looping part restarts at its loop_start).
+animkit::Clip neutral_clip(const Playable& p, const Rig& rig, float rate, const SamplePlan& plan) {
   animkit::Clip c;
   c.name = p.name;
   c.frame_rate = rate;
   c.looping = p.motion.loop != 0;
-  const float end = static_cast<float>(p.motion.end);
+  const float end = static_cast<float>(p.end());
   c.duration = end / 30.f;
   c.joints.resize(rig.size());
-  std::vector<bool> rotates(rig.size(), false), moves(rig.size(), false);
+  const std::vector<bool>& rotates = plan.rotates;
+  const std::vector<bool>& moves = plan.moves;
   for (size_t j = 0; j < rig.size(); ++j) {
-    const auto& ch = p.motion.joints[j];
-    rotates[j] = ch[kRotX] >= 0 || ch[kRotY] >= 0 || ch[kRotZ] >= 0;
-    moves[j] = ch[kLocX] >= 0 || ch[kLocY] >= 0 || ch[kLocZ] >= 0;
     c.joints[j].rotation.interpolation = Interpolation::kSlerp;
     c.joints[j].translation.interpolation = Interpolation::kLinear;
   }
   std::vector<JointPose> local(rig.size());
   PoseCursor cursor;
-  const int samples = static_cast<int>(std::ceil(end / 30.f * rate - 1e-4f));
-  for (int k = 0; k <= samples; ++k) {
+  std::vector<PoseCursor> part_cursors(p.parts.size());
+  for (int k = 0; k <= plan.samples; ++k) {
     const float seconds = std::min(static_cast<float>(k) / rate, c.duration);
-    PoseJob{&rig, &p.motion, seconds * 30.f, &cursor, local, {}}.run();
+    if (p.parts.empty()) {
+      PoseJob{&rig, &p.motion, seconds * 30.f, &cursor, local, {}}.run();
+    } else {
+      for (size_t j = 0; j < rig.size(); ++j) local[j] = {{}, rig.bind_offsets[j]};
+      for (size_t i = 0; i < p.parts.size(); ++i) {
+        const Playable::Part& part = p.parts[i];
+        sample_joints(part.motion, part.joints, clip_frame(part.motion, seconds * 30.f),
+                      &part_cursors[i], rig, local);
+      }
+    }
     for (size_t j = 0; j < rig.size(); ++j) {
       if (rotates[j]) c.joints[j].rotation.add(seconds, euler_quat(local[j].euler));
       if (moves[j]) c.joints[j].translation.add(seconds, local[j].translation);
@@ -166,8 +269,23 @@ Animated to_animated(const Skeleton& skeleton, const AnimPack* pack,
                   options.rate));
   if (pack == nullptr) return a;
   const Rig rig = make_rig(skeleton);
-  for (const Playable& p : playables(skeleton, *pack, options))
-    a.clips.push_back(neutral_clip(p, rig, options.rate));
+  const std::vector<Playable> all = playables(skeleton, *pack, options);
+  uint64_t bytes = 0;
+  std::vector<SamplePlan> plans;
+  for (const Playable& p : all) {
+    plans.push_back(plan_of(p, rig, options.rate));
+    bytes += plans.back().bytes;
+    if (bytes > options.max_bytes) {
+      throw Error(fmt::format(
+          "the export would write more than {} bytes of animation (--max-bytes {}) at {} samples "
+          "per second: export fewer entries, lower --rate, or raise --max-bytes",
+          bytes, options.max_bytes, options.rate));
+    }
+  }
+  for (size_t i = 0; i < all.size(); ++i) a.clips.push_back(neutral_clip(all[i], rig, options.rate, plans[i]));
+  a.notes.push_back(fmt::format("Monster Hunter: {} {} exported, each lasting its longest part",
+                                a.clips.size(), pack->game == Game::kMhfu ? "entries" : "clips"));
+  for (std::string& w : dropped_entries(skeleton, *pack, options)) a.notes.push_back("warning: " + w);
   return a;
 }
 
@@ -217,19 +335,85 @@ Json MonsterDocument::info() const {
       j["partial_entries"] = fmt_list({partial.begin(), partial.end()});
     }
   }
+  if (pac_) {
+    const PacView& v = *pac_;
+    Json table = Json::array();
+    for (size_t i = 0; i < v.table.size(); ++i)
+      table.push_back({{"entry", i}, {"offset", v.table[i].offset}, {"size", v.table[i].size},
+                       {"holds", v.kinds[i]}});
+    Json pac = {{"format", "mh-pac"},
+                {"entries", v.pac.entries.size()},
+                {"alignment", v.pac.alignment},
+                {"tail_size", v.pac.tail.size()},
+                {"table", table}};
+    if (v.skeleton_entry) pac["skeleton_entry"] = *v.skeleton_entry;
+    if (v.model_entry) pac["model_entry"] = *v.model_entry;
+    if (v.pack_entry) pac["pack_entry"] = *v.pack_entry;
+    if (model_) pac["model_groups"] = model_->groups.size();
+    if (!v.model_error.empty()) pac["model_error"] = v.model_error;
+    j["pac"] = pac;
+    return j;
+  }
   if (j.size() == 1) return j.begin().value();
   return j;
 }
 
+namespace {
+
+// A PAC's table, each entry with what it holds; a nested PAC's entries under it.
+Json pac_json(const Pac& pac, int depth) {
+  const std::vector<PacSpan> table = pac_table(pac);
+  Json entries = Json::array();
+  for (size_t i = 0; i < table.size(); ++i) {
+    const std::string kind = pac_entry_kind(pac.entries[i]);
+    Json e = {{"entry", i}, {"offset", table[i].offset}, {"size", table[i].size}, {"holds", kind}};
+    if (kind == "pac" && depth < 8) e["pac"] = pac_json(read_pac(pac.entries[i]), depth + 1);
+    entries.push_back(std::move(e));
+  }
+  return {{"count", pac.entries.size()},
+          {"alignment", pac.alignment},
+          {"entries", entries},
+          {"tail", hex(pac.tail)}};
+}
+
+Json model_json(const PmoModel& m) {
+  Json groups = Json::array();
+  for (const PmoGroup& g : m.groups) {
+    Json bones = Json::array();
+    for (const auto& [slot, bone] : g.bones) bones.push_back({slot, bone});
+    groups.push_back({{"bones", bones}, {"draws", g.draws ? Json(*g.draws) : Json(nullptr)}});
+  }
+  return {{"version", m.version}, {"groups", groups}};
+}
+
+}  // namespace
+
 Json MonsterDocument::dump() const {
+  if (pac_) {
+    Json j = {{"pac", pac_json(pac_->pac, 0)}};
+    if (skeleton_) j["skeleton"] = to_json(*skeleton_);
+    if (pack_) j["pack"] = to_json(*pack_);
+    if (model_) j["model"] = model_json(*model_);
+    return j;
+  }
   if (skeleton_ && pack_) return {{"skeleton", to_json(*skeleton_)}, {"pack", to_json(*pack_)}};
   if (skeleton_) return to_json(*skeleton_);
   return to_json(*pack_);
 }
 
 std::vector<Finding> MonsterDocument::validate() const {
-  return monster_hunter::validate(skeleton_ ? &*skeleton_ : nullptr, pack_ ? &*pack_ : nullptr,
-                                  species_ ? &*species_ : nullptr, options_.em);
+  RuleInputs in;
+  in.skeleton = skeleton_ ? &*skeleton_ : nullptr;
+  in.pack = pack_ ? &*pack_ : nullptr;
+  in.species = species_ ? &*species_ : nullptr;
+  in.model = model_ ? &*model_ : nullptr;
+  in.em = options_.em;
+  in.strict = options_.strict;
+  return monster_hunter::validate(in);
+}
+
+std::string MonsterDocument::finding_line(const Finding& finding) const {
+  return reference_line(finding);
 }
 
 std::string MonsterDocument::validate_summary(const std::vector<Finding>& findings) const {
@@ -283,20 +467,137 @@ Skeleton load_skeleton(const std::string& path) {
   }
 }
 
-AnimPack load_pack(const std::string& path, std::optional<Game> game) {
+std::optional<Game> pack_game(Bytes pack, std::optional<Game> forced, const Skeleton* skeleton) {
+  if (forced) return forced;
+  if (auto g = sniff_pack_game(pack)) return g;
+  if (pack_all_empty(pack)) {
+    if (skeleton != nullptr) return skeleton->game();
+    throw Error(
+        "every slot of the pack is empty, so its bytes do not say the game: give --game mhfu or "
+        "--game mhp3rd (or the skeleton)");
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+// Runs `read` on a PAC entry; its errors name the entry and carry file offsets.
+template <class F>
+auto in_entry(const PacView& v, int index, F&& read) {
+  try {
+    return read(Bytes(v.pac.entries[index]));
+  } catch (const Error& e) {
+    const uint64_t base = v.table[index].offset;
+    throw Error(fmt::format("entry {} ({}): {}", index, v.kinds[index], e.message()),
+                base + e.offset().value_or(0));
+  }
+}
+
+std::optional<int> first_of(const PacView& v, const std::string& kind, int preferred) {
+  if (preferred < static_cast<int>(v.kinds.size()) && v.kinds[preferred] == kind) return preferred;
+  for (size_t i = 0; i < v.kinds.size(); ++i)
+    if (v.kinds[i] == kind) return static_cast<int>(i);
+  return std::nullopt;
+}
+
+}  // namespace
+
+ModelPac read_model_pac(Bytes bytes, std::optional<Game> forced) {
+  ModelPac m;
+  PacView& v = m.view;
+  v.pac = read_pac(bytes);
+  v.table = pac_table(v.pac);
+  for (const auto& e : v.pac.entries) v.kinds.push_back(pac_entry_kind(e));
+  // notes 4: an MHFU model PAC holds 0 skeleton, 1 PMO, 2 TMH, 3 anim pack; other PACs the first
+  // entry of each kind.
+  v.skeleton_entry = first_of(v, "skeleton", 0);
+  v.model_entry = first_of(v, "pmo", 1);
+  v.pack_entry = first_of(v, "anim-pack", 3);
+  const bool model_layout = v.skeleton_entry == 0 && v.kinds.size() > 3 && v.kinds[1] == "pmo";
+  if (model_layout && v.kinds[3] == "raw") v.pack_entry = 3;  // damaged: the parser says where
+  if (v.skeleton_entry)
+    m.skeleton = in_entry(v, *v.skeleton_entry, [](Bytes b) { return read_skeleton(b); });
+  if (v.pack_entry) {
+    const Skeleton* s = m.skeleton ? &*m.skeleton : nullptr;
+    m.pack = in_entry(v, *v.pack_entry,
+                      [&](Bytes b) { return read_pack(b, pack_game(b, forced, s)); });
+  }
+  if (v.model_entry) {
+    try {
+      m.model = read_pmo(v.pac.entries[*v.model_entry]);
+    } catch (const Error& e) {
+      v.model_error = e.what();
+    }
+  }
+  return m;
+}
+
+AnimPack load_pack(const std::string& path, std::optional<Game> game, const Skeleton* skeleton) {
   const std::vector<uint8_t> bytes = read_file(path);
   try {
-    return read_pack(bytes, game);
+    return read_pack(bytes, pack_game(bytes, game, skeleton));
   } catch (const Error& e) {
     throw e.with_file(path);
   }
 }
 
+std::string species_pac_name(int em) { return fmt::format("file_{:05}", em + 6110); }
+
+std::optional<std::filesystem::path> find_game_file(const std::filesystem::path& dir,
+                                                    const std::string& name) {
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(dir / name, ec)) return dir / name;
+  StepBudget budget("searching --data");
+  for (auto it = std::filesystem::recursive_directory_iterator(
+           dir, std::filesystem::directory_options::skip_permission_denied, ec);
+       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    budget.step();
+    if (it->is_regular_file(ec) && it->path().stem() == name) return it->path();
+  }
+  return std::nullopt;
+}
+
 namespace {
 
+// A skeleton file, or a model PAC's skeleton.
+Skeleton skeleton_of_file(const std::filesystem::path& path) {
+  const std::vector<uint8_t> bytes = read_file(path);
+  try {
+    if (sniff_pac(bytes)) {
+      ModelPac m = read_model_pac(bytes, std::nullopt);
+      if (!m.skeleton) throw Error("the PAC holds no skeleton");
+      return std::move(*m.skeleton);
+    }
+    return read_skeleton(bytes);
+  } catch (const Error& e) {
+    throw e.with_file(path.string());
+  }
+}
+
 std::optional<Skeleton> option_skeleton(const Options& options, const char* key) {
-  if (auto it = options.find(key); it != options.end()) return load_skeleton(it->second);
+  if (auto it = options.find(key); it != options.end()) return skeleton_of_file(it->second);
   return std::nullopt;
+}
+
+// --template: a skeleton or PAC file, or a species number EM whose native MHFU model PAC
+// file_0{EM + 6110} is looked up under --data (notes 1, "mhfu-port validate ... --template").
+std::optional<Skeleton> template_skeleton(const Options& options) {
+  const auto it = options.find("template");
+  if (it == options.end()) return std::nullopt;
+  const std::string& v = it->second;
+  const bool number = !v.empty() && v.size() <= 4 &&
+                      std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (!number || std::filesystem::exists(v)) return skeleton_of_file(v);
+  const std::string name = species_pac_name(std::stoi(v));
+  const auto data = options.find("data");
+  if (data == options.end()) {
+    throw Error(fmt::format("--template {} names a species: give --data DIR, the extracted game "
+                            "folder that holds {}",
+                            v, name));
+  }
+  const std::optional<std::filesystem::path> found = find_game_file(data->second, name);
+  if (!found) throw Error(fmt::format("--template {}: no {} under {}", v, name, data->second));
+  return skeleton_of_file(*found);
 }
 
 }  // namespace
@@ -306,17 +607,34 @@ std::unique_ptr<Document> open_skeleton(const std::filesystem::path& /*path*/, B
   const DocumentOptions o = document_options(options);
   Skeleton s = read_skeleton(bytes);
   std::optional<AnimPack> pack;
-  if (auto it = options.find("pack"); it != options.end()) pack = load_pack(it->second, o.game);
+  if (auto it = options.find("pack"); it != options.end())
+    pack = load_pack(it->second, o.game, &s);
   return std::make_unique<MonsterDocument>(std::move(s), std::move(pack),
-                                           option_skeleton(options, "template"), o);
+                                           template_skeleton(options), o);
 }
 
 std::unique_ptr<Document> open_pack(const std::filesystem::path& /*path*/, Bytes bytes,
                                     const Options& options) {
   const DocumentOptions o = document_options(options);
-  AnimPack p = read_pack(bytes, o.game);
-  return std::make_unique<MonsterDocument>(option_skeleton(options, "skeleton"), std::move(p),
-                                           option_skeleton(options, "template"), o);
+  std::optional<Skeleton> s = option_skeleton(options, "skeleton");
+  AnimPack p = read_pack(bytes, pack_game(bytes, o.game, s ? &*s : nullptr));
+  return std::make_unique<MonsterDocument>(std::move(s), std::move(p),
+                                           template_skeleton(options), o);
+}
+
+std::unique_ptr<Document> open_pac(const std::filesystem::path& /*path*/, Bytes bytes,
+                                   const Options& options) {
+  const DocumentOptions o = document_options(options);
+  ModelPac m = read_model_pac(bytes, o.game);
+  // --skeleton / --pack stand in for (or complete) what the PAC holds.
+  if (auto s = option_skeleton(options, "skeleton")) m.skeleton = std::move(s);
+  if (auto it = options.find("pack"); it != options.end())
+    m.pack = load_pack(it->second, o.game, m.skeleton ? &*m.skeleton : nullptr);
+  auto doc = std::make_unique<MonsterDocument>(std::move(m.skeleton), std::move(m.pack),
+                                               template_skeleton(options), o);
+  doc->set_pac(std::move(m.view));
+  doc->set_model(std::move(m.model));
+  return doc;
 }
 
 std::unique_ptr<Document> open_set(const Options& options) {
@@ -329,10 +647,11 @@ std::unique_ptr<Document> open_set(const Options& options) {
     if (!sniff_skeleton(bytes) && options.count("game") == 0) return nullptr;
   }
   const DocumentOptions o = document_options(options);
+  std::optional<Skeleton> s = option_skeleton(options, "skeleton");
   std::optional<AnimPack> p;
-  if (pack != options.end()) p = load_pack(pack->second, o.game);
-  return std::make_unique<MonsterDocument>(option_skeleton(options, "skeleton"), std::move(p),
-                                           option_skeleton(options, "template"), o);
+  if (pack != options.end()) p = load_pack(pack->second, o.game, s ? &*s : nullptr);
+  return std::make_unique<MonsterDocument>(std::move(s), std::move(p),
+                                           template_skeleton(options), o);
 }
 
 }  // namespace animkit::monster_hunter

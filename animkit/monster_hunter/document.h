@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "animkit/core/registry.h"
+#include "animkit/monster_hunter/pac.h"
 #include "animkit/monster_hunter/pack.h"
+#include "animkit/monster_hunter/pmo.h"
 #include "animkit/monster_hunter/playback.h"
 #include "animkit/monster_hunter/skeleton.h"
 
@@ -17,6 +19,9 @@ struct DocumentOptions {
   std::optional<Game> game;  // --game: forces the clip encoding of a pack
   float rate = 30;        // --rate: frames per second of the neutral clips (a clip frame is 1/30 s)
   std::optional<int> em;  // --em: the species (entry count, MHP3rd record offset and skip)
+  bool strict = false;    // --strict: also EMPTY_TRACK (not a rule of the reference tool)
+  // --max-bytes: the most animation data an export may write (issue 11, item 5).
+  uint64_t max_bytes = uint64_t{512} << 20;
 };
 // Reads game, rate and em from the verbs' options; throws animkit::Error on a bad value.
 DocumentOptions document_options(const Options& options);
@@ -28,6 +33,16 @@ struct Playable {
   int id = 0;  // the entry or the clip id
   Clip clip;   // the whole-rig clip (MHFU) or the stored clip (MHP3rd)
   Motion motion;
+  // MHFU: each part's own clip, with its own end and loop (each part is its own player, so a
+  // shorter looping part loops inside the entry); empty for MHP3rd.
+  struct Part {
+    int id = 0;
+    std::vector<int> joints;
+    Motion motion;
+  };
+  std::vector<Part> parts;
+  // The frames the entry lasts: its longest part (MHFU), the clip's end (MHP3rd).
+  int end() const;
 };
 // MHFU: every entry under the capacity that some part holds; MHP3rd: every distinct clip, named
 // by the first id that plays it.
@@ -39,9 +54,42 @@ std::vector<int> record_joints(int records, int bones, std::optional<int> em);
 Playable mhp3rd_clip(const Skeleton& skeleton, const AnimPack& pack, int id,
                      const DocumentOptions& options);
 
-// Skeleton (bind pose) and every playable resampled at options.rate.
+// MHFU: why entries are not exported ("entries 100..122 dropped: part 1 has no slot ..."): the
+// capacity is capped by the entries every animated part has a slot for. Empty when none are.
+std::vector<std::string> dropped_entries(const Skeleton& skeleton, const AnimPack& pack,
+                                         const DocumentOptions& options);
+
+// Skeleton (bind pose) and every playable resampled at options.rate; each MHFU part plays its
+// own clip (a shorter looping part loops, a shorter one-shot holds), the entry lasting as long as
+// its longest part. Throws animkit::Error before sampling past options.max_bytes.
 Animated to_animated(const Skeleton& skeleton, const AnimPack* pack,
                      const DocumentOptions& options);
+
+// A model PAC opened (notes 4, "PAC"): its entries, what each holds, and which entry gave the
+// skeleton, the PMO and the anim pack (MHFU: 0, 1 and 3; otherwise the first of each kind).
+struct PacView {
+  Pac pac;
+  std::vector<PacSpan> table;
+  std::vector<std::string> kinds;  // pac_entry_kind per entry
+  std::optional<int> skeleton_entry, model_entry, pack_entry;
+  std::string model_error;  // why the PMO's groups could not be read (its rules then skipped)
+};
+
+// The game of a pack's clip encoding (monster-hunter.txt, "Animation pack"; notes 4 "Sniff"):
+// --game when given, else the first clip's word, else (all slots empty) the skeleton's magic;
+// with neither, an error asking for --game. nullopt: the bytes are not a well-formed pack (the
+// parser then reports where).
+std::optional<Game> pack_game(Bytes pack, std::optional<Game> forced, const Skeleton* skeleton);
+
+// Reads a model PAC's entries: the skeleton, PMO (its groups) and anim pack, with errors at
+// their file offsets. `forced` is --game.
+struct ModelPac {
+  PacView view;
+  std::optional<Skeleton> skeleton;
+  std::optional<AnimPack> pack;
+  std::optional<PmoModel> model;
+};
+ModelPac read_model_pac(Bytes bytes, std::optional<Game> forced);
 
 class MonsterDocument : public Document {
  public:
@@ -53,6 +101,12 @@ class MonsterDocument : public Document {
   std::string validate_summary(const std::vector<Finding>& findings) const override;
   std::optional<Animated> to_neutral() const override;
   std::vector<ClipCurves> curves() const override;
+  std::string finding_line(const Finding& finding) const override;
+  bool own_line_form() const override { return true; }
+
+  void set_pac(PacView view) { pac_ = std::move(view); }
+  void set_model(std::optional<PmoModel> model) { model_ = std::move(model); }
+  const std::optional<PacView>& pac() const { return pac_; }
 
   const std::optional<Skeleton>& skeleton() const { return skeleton_; }
   const std::optional<AnimPack>& pack() const { return pack_; }
@@ -62,11 +116,21 @@ class MonsterDocument : public Document {
   std::optional<AnimPack> pack_;
   std::optional<Skeleton> species_;
   DocumentOptions options_;
+  std::optional<PacView> pac_;
+  std::optional<PmoModel> model_;
 };
+
+// notes 1/4: a species' native MHFU model PAC is file_0{em + 6110} (em 75 -> "file_06185").
+std::string species_pac_name(int em);
+// `name` under `dir`: dir/name, else the first file below dir whose name without extension is it.
+std::optional<std::filesystem::path> find_game_file(const std::filesystem::path& dir,
+                                                    const std::string& name);
 
 // Reads a file; errors name it.
 Skeleton load_skeleton(const std::string& path);
-AnimPack load_pack(const std::string& path, std::optional<Game> game);
+// The pack's game as pack_game decides it (`skeleton` settles an all-empty pack).
+AnimPack load_pack(const std::string& path, std::optional<Game> game,
+                   const Skeleton* skeleton = nullptr);
 
 // Format::open of mh-skeleton and mh-pack, and Engine::open_set (nullptr when neither --skeleton
 // nor --pack is given).
@@ -74,6 +138,9 @@ std::unique_ptr<Document> open_skeleton(const std::filesystem::path& path, Bytes
                                         const Options& options);
 std::unique_ptr<Document> open_pack(const std::filesystem::path& path, Bytes bytes,
                                     const Options& options);
+// Format::open of mh-pac: a model PAC (notes 4).
+std::unique_ptr<Document> open_pac(const std::filesystem::path& path, Bytes bytes,
+                                   const Options& options);
 std::unique_ptr<Document> open_set(const Options& options);
 
 }  // namespace animkit::monster_hunter

@@ -2,12 +2,20 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 namespace animkit::monster_hunter {
+
+Json dump_float(float v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
+  return json_float(v);
+}
 
 namespace {
 Json floats(const std::array<float, 4>& v) {
   Json a = Json::array();
-  for (float f : v) a.push_back(json_float(f));
+  for (float f : v) a.push_back(dump_float(f));
   return a;
 }
 }  // namespace
@@ -39,7 +47,7 @@ Json to_json(const Clip& clip, Game game) {
     tracks.push_back(std::move(jt));
   }
   return {{"loop", clip.loop},
-          {"loop_start", json_float(clip.loop_start)},
+          {"loop_start", dump_float(clip.loop_start)},
           {"frames", frames(clip)},
           {"tracks", std::move(tracks)}};
 }

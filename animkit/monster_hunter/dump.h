@@ -7,6 +7,10 @@
 
 namespace animkit::monster_hunter {
 
+// A float of the files as dump writes it: the shortest decimal, or for a non-finite value (bind
+// vectors and loop_start are raw f32) the strings "NaN", "Infinity", "-Infinity", which JSON
+// numbers cannot hold (a plain number would print as null and lose which it was).
+Json dump_float(float v);
 Json to_json(const Keyframe& key);
 Json to_json(const Clip& clip, Game game);
 Json to_json(const Skeleton& skeleton);

@@ -10,18 +10,19 @@
 namespace animkit::monster_hunter {
 
 namespace {
-int floor_div(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+// Floor division in 64 bits: exact for every int input, INT_MIN included.
+int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 }  // namespace
 
 SlotRef entry_clip(int entry, int part) {
-  const int v = entry + kActionInputStep * part;
-  const int stream = floor_div(v, kEntryBank);
+  const int64_t v = int64_t{entry} + int64_t{kActionInputStep} * part;
+  const int64_t stream = floor_div(v, kEntryBank);
   return {stream, v - stream * kEntryBank};
 }
 
 SlotRef entry_slot(int part, int entry) {
-  const int bank = floor_div(entry, kEntryBank);
-  return {kPartStreams * part + bank, entry - bank * kEntryBank};
+  const int64_t bank = floor_div(entry, kEntryBank);
+  return {int64_t{kPartStreams} * part + bank, entry - bank * kEntryBank};
 }
 
 int entry_of(int stream, int slot) { return (((stream % 2) + 2) % 2) * kEntryBank + slot; }
@@ -62,11 +63,13 @@ int capacity(const AnimPack& pack, const Skeleton& skeleton, std::optional<int> 
   }
   // Capped by the entries every animated part has a slot for.
   for (int part : animated_parts(skeleton)) {
-    const auto slots = [&](size_t s) -> int {
-      return s < pack.streams.size() ? static_cast<int>(pack.streams[s].size()) : 0;
+    const auto slots = [&](int64_t s) -> int {
+      return s >= 0 && static_cast<uint64_t>(s) < pack.streams.size()
+                 ? static_cast<int>(std::min<size_t>(pack.streams[s].size(), 1 << 30))
+                 : 0;
     };
-    const int even = slots(static_cast<size_t>(kPartStreams) * part);
-    const int odd = slots(static_cast<size_t>(kPartStreams) * part + 1);
+    const int even = slots(int64_t{kPartStreams} * part);
+    const int odd = slots(int64_t{kPartStreams} * part + 1);
     cap = std::min(cap, even < kEntryBank ? even : kEntryBank + std::min(odd, kEntryBank));
   }
   return cap;

@@ -21,9 +21,10 @@ constexpr int kPartStreams = 2;
 constexpr int kActionInputBase = 1000;  // 0x3E8
 constexpr int kActionInputStep = 200;
 
+// 64-bit: a part id read from a bone (u32) times 2 does not fit an int (issue 11, item 6).
 struct SlotRef {
-  int stream = 0;
-  int slot = 0;
+  int64_t stream = 0;
+  int64_t slot = 0;
   friend bool operator==(const SlotRef&, const SlotRef&) = default;
 };
 

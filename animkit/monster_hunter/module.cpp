@@ -76,17 +76,30 @@ void register_module(Registry& registry) {
       {"mh-skeleton", "monster_hunter", "Monster Hunter (MHFU / MHP3rd) skeleton",
        [](const std::filesystem::path&, Bytes head) { return sniff_skeleton(head); },
        open_skeleton});
+  engine.formats.push_back({"mh-pac", "monster_hunter",
+                            "Monster Hunter PAC container (a model PAC: skeleton, PMO, TMH, pack)",
+                            [](const std::filesystem::path&, Bytes head) { return sniff_pac(head); },
+                            open_pac,
+                            {".pac"}});
+  // The table chain alone: a pack with damaged clips still reaches the parser's error.
   engine.formats.push_back(
       {"mh-pack", "monster_hunter", "Monster Hunter (MHFU / MHP3rd) animation pack",
-       [](const std::filesystem::path&, Bytes head) { return sniff_pack(head); }, open_pack});
+       [](const std::filesystem::path&, Bytes head) { return sniff_pack_layout(head); },
+       open_pack});
   // `rate` is read from the options too, but not registered: `animkit export` has its own --rate
   // and CLI11 refuses an option added twice (see the README, "Choices").
   engine.options = {
       {"game", "Monster Hunter game: mhfu or mhp3rd (forces a pack's clip encoding)"},
       {"skeleton", "Monster Hunter skeleton file"},
       {"pack", "Monster Hunter animation pack file"},
-      {"template", "Monster Hunter species skeleton for the TEMPLATE rule"},
+      {"template",
+       "Monster Hunter TEMPLATE rule: a species number EM (its file_0{EM+6110} under --data) or a "
+       "skeleton / model PAC file"},
+      {"data", "Monster Hunter: the extracted game folder (--template EM looks there)"},
       {"em", "Monster Hunter species number (entry count, MHP3rd record offset and skip)"},
+      {"strict", "Monster Hunter: validate also checks EMPTY_TRACK (not a rule of the reference)",
+       true},
+      {"max-bytes", "Monster Hunter: the most animation data export writes (default 512 MiB)"},
   };
   engine.open_set = open_set;
   engine.play = play;

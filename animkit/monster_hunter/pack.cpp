@@ -125,6 +125,29 @@ bool sniff_pack(Bytes bytes) {
   }
 }
 
+bool sniff_pack_layout(Bytes bytes) {
+  try {
+    Reader r(bytes);
+    const Layout l = read_layout(r);
+    size_t slots = 0;
+    for (uint32_t c : l.slot_counts) slots += c;
+    const auto first = first_clip_offset(r, l);
+    return slots > 0 && l.reserved == 0 && (!first || *first == l.tables_end);
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+bool pack_all_empty(Bytes bytes) {
+  try {
+    Reader r(bytes);
+    const Layout l = read_layout(r);
+    return !first_clip_offset(r, l).has_value();
+  } catch (const Error&) {
+    return false;
+  }
+}
+
 AnimPack read_pack(Bytes bytes, std::optional<Game> game) {
   Reader r(bytes);
   const Layout l = read_layout(r);

@@ -35,6 +35,12 @@ struct AnimPack {
 std::optional<Game> sniff_pack_game(Bytes bytes);
 // True when the bytes are a well-formed container whose first clip (if any) matches a game.
 bool sniff_pack(Bytes bytes);
+// True when the header's table chain is well formed (notes 4, "Anim pack read" 1-2) with a zero
+// reserved word, at least one slot and the first clip right after the tables, whatever the clips
+// hold: the registry's sniff, so that a pack with damaged clips reaches the parser's error.
+bool sniff_pack_layout(Bytes bytes);
+// True when the table chain is well formed and every slot is empty: the bytes do not say the game.
+bool pack_all_empty(Bytes bytes);
 // `game` chooses the encoding; nullopt sniffs it (an all-empty pack reads as MHFU).
 AnimPack read_pack(Bytes bytes, std::optional<Game> game = std::nullopt);
 // Writes every distinct clip at its first use; clips no slot uses are not written.

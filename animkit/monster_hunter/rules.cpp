@@ -16,30 +16,43 @@ using L = Finding::Level;
 }  // namespace
 
 const std::vector<Rule>& rules() {
+  // notes 1, mhfu_port.constraints.RULES: code, level, what holds, fix (in the table's order).
   static const std::vector<Rule> table = {
-      {"PARENT_ORDER", L::kError, "renumber the bones"},
-      {"ANIMATED_COUNT", L::kError, "params[1] is at most the bone count"},
-      {"STREAM_RUNS", L::kError, "reorder the bones so each stream is one run"},
+      {"PARENT_ORDER", L::kError, "renumber the bones", "every parent precedes its child"},
+      {"ANIMATED_COUNT", L::kError, "params[1] is at most the bone count",
+       "the skeleton's animated count fits it"},
+      {"STREAM_RUNS", L::kError, "reorder the bones so each stream is one run",
+       "the animated joints' streams form contiguous runs"},
       {"STREAM_SUBTREE", L::kError,
-       "a part hangs off exactly one joint and holds no child of an earlier part"},
+       "a part hangs off exactly one joint and holds no child of an earlier part",
+       "each stream past the first is one subtree"},
       {"PARTITION", L::kError,
-       "stream s plays part s // 2: one track per joint of that part, in joint order"},
-      {"NO_TRACKS", L::kError, "give the clip one track per joint"},
-      {"SCALE_CHANNEL", L::kError, "drop them: the engine crashes on the scale bits"},
-      {"DUPLICATE_CHANNEL", L::kError, "one channel per bit; the mask holds one bit each"},
-      {"NEGATIVE_FRAME", L::kError, "shift the keys"},
-      {"FRAME_ORDER", L::kWarning, "sort the keys by frame"},
-      {"EMPTY_CHANNEL", L::kWarning, "remove it or key it"},
-      {"PALETTE_JOINT", L::kError, "a group's palette names skeleton bones"},
-      {"EMPTY_GROUP", L::kWarning, "an empty group still binds a slot"},
-      {"TEMPLATE", L::kError, "the species' overlay and AI assume its bone count and hierarchy"},
-      // monster-hunter.txt, "Engine rules (MHFU)": "No empty track on an animated joint".
-      {"EMPTY_TRACK", L::kError,
-       "hold the joint still with zero-rotation keys spanning the clip (motion.rest)"},
+       "stream s plays part s // 2: one track per joint of that part, in joint order",
+       "each animation stream carries its part's joints"},
+      {"NO_TRACKS", L::kError, "give the clip one track per joint", "every clip has tracks"},
+      {"SCALE_CHANNEL", L::kError, "drop them: the engine crashes on the scale bits",
+       "no scale channels"},
+      {"DUPLICATE_CHANNEL", L::kError, "one channel per bit; the mask holds one bit each",
+       "no channel twice in a track"},
+      {"NEGATIVE_FRAME", L::kError, "shift the keys", "keyframes at frame 0 or later"},
+      {"FRAME_ORDER", L::kWarning, "sort the keys by frame", "keyframes in frame order"},
+      {"EMPTY_CHANNEL", L::kWarning, "remove it or key it", "no channel without keyframes"},
+      {"PALETTE_JOINT", L::kError, "a group's palette names skeleton bones",
+       "every skinned joint exists"},
+      {"EMPTY_GROUP", L::kWarning, "an empty group still binds a slot",
+       "no group without vertices"},
+      {"TEMPLATE", L::kError, "the species' overlay and AI assume its bone count and hierarchy",
+       "the skeleton keeps its species' bone tree"},
+      // monster-hunter.txt, "Engine rules (MHFU)": "No empty track on an animated joint". Not a
+      // rule of the reference tool (notes 1.4): a warning, with --strict only (README Choices).
+      {"EMPTY_TRACK", L::kWarning,
+       "hold the joint still with zero-rotation keys spanning the clip (motion.rest)",
+       "no empty track on an animated joint"},
       // "MHP3rd: clip sets and records": the record offset follows the fork rule.
       {"LOC_BELOW_FORK", L::kWarning,
        "choose the record offset and skipped bones (--em) so location records land at or above "
-       "the body fork"},
+       "the body fork",
+       "location records land at or above the body fork"},
   };
   return table;
 }
@@ -102,40 +115,37 @@ void skeleton_rules(const Skeleton& s, bool mhfu, std::vector<Finding>& out) {
     return;  // stops the other skeleton checks
   }
   const std::vector<Run> runs = runs_of(s, static_cast<int>(animated));
-  std::map<int, int> runs_per_stream;
-  for (const Run& r : runs) ++runs_per_stream[r.stream];
-  bool split_stream = false;
-  for (const auto& [id, count] : runs_per_stream) split_stream |= count > 1;
-  if (split_stream) {
+  std::set<int> ids;
+  for (const Run& r : runs) ids.insert(r.stream);
+  if (ids.size() != runs.size()) {  // every run, as the reference prints them
     std::string text;
-    for (size_t i = 0; i < runs.size() && i < 8; ++i)
-      text += fmt::format("{}{}:{}", i ? " " : "", runs[i].stream, runs[i].count);
-    if (runs.size() > 8) text += fmt::format(" (+{})", runs.size() - 8);
+    for (const Run& r : runs) text += fmt::format("{}{}:{}", text.empty() ? "" : " ", r.stream, r.count);
     out.push_back(make("STREAM_RUNS", "", text));
   }
+  std::vector<std::vector<int>> kids(n);
+  for (int i = 0; i < n; ++i)
+    if (s.bones[i].parent >= 0 && s.bones[i].parent < n) kids[s.bones[i].parent].push_back(i);
   for (size_t k = 0; k < runs.size(); ++k) {
     const Run& r = runs[k];
     const int end = r.start + r.count;
-    std::vector<int> outside;
-    if (k > 0) {
-      for (int j = r.start; j < end; ++j) {
-        const int p = s.bones[j].parent;
-        if (p < r.start || p >= end) outside.push_back(p);
-      }
-      if (outside.size() > 1) {
-        out.push_back(make("STREAM_SUBTREE", "",
-                           fmt::format("stream {} hangs off {}", r.stream, list_numbers(outside))));
-      }
+    // The run's joints whose parent is a bone outside it.
+    std::vector<int> roots;
+    for (int j = r.start; j < end; ++j) {
+      const int p = s.bones[j].parent;
+      if (p >= 0 && (p < r.start || p >= end)) roots.push_back(j);
     }
-    std::vector<int> early;
-    for (int c = 0; c < n; ++c) {
-      const int p = s.bones[c].parent;
-      if (p >= r.start && p < end && c < r.start) early.push_back(c);
+    if (k > 0 && roots.size() > 1) {
+      out.push_back(make("STREAM_SUBTREE", "",
+                         fmt::format("stream {} hangs off {}", r.stream, list_numbers(roots))));
     }
-    if (!early.empty()) {
+    std::vector<int> behind;
+    for (int j = r.start; j < end; ++j)
+      for (int c : kids[j])
+        if (c < r.start) behind.push_back(c);
+    if (!behind.empty()) {
       out.push_back(
           make("STREAM_SUBTREE", "",
-               fmt::format("stream {} holds children {}", r.stream, list_numbers(early))));
+               fmt::format("stream {} holds children {}", r.stream, list_numbers(behind))));
     }
   }
 }
@@ -174,7 +184,9 @@ void partition_rule(const Skeleton& s, const AnimPack& pack, std::vector<Finding
   }
 }
 
-void clip_rules(const AnimPack& pack, const Skeleton* skeleton, std::vector<Finding>& out) {
+// The clip rules of notes 1 (mhfu_port.constraints._anim); EMPTY_TRACK with `strict` only.
+void clip_rules(const AnimPack& pack, const Skeleton* skeleton, bool strict,
+                std::vector<Finding>& out) {
   const bool mhfu = pack.game == Game::kMhfu;
   std::map<int, std::vector<int>> joints;
   int64_t animated = 0;
@@ -191,30 +203,29 @@ void clip_rules(const AnimPack& pack, const Skeleton* skeleton, std::vector<Find
       seen[ci] = true;
       const Clip& clip = pack.clips[ci];
       const int s = static_cast<int>(st), i = static_cast<int>(sl);
-      if (mhfu && clip.tracks.empty())
-        out.push_back(make("NO_TRACKS", where_of(s, i), "a clip with no tracks"));
+      const std::string slot_text = where_of(s, i);
+      if (mhfu && clip.tracks.empty()) out.push_back(make("NO_TRACKS", slot_text, slot_text));
       for (size_t t = 0; t < clip.tracks.size(); ++t) {
         const Track& tr = clip.tracks[t];
         const int tj = static_cast<int>(t);
-        if (mhfu) {
-          std::vector<int> scale;
-          for (const Channel& c : tr.channels)
-            if (c.bit & bits::kScale) scale.push_back(c.bit);
-          if (!scale.empty()) {
-            std::string list;
-            for (int b : scale) list += fmt::format("{}{:#05x}", list.empty() ? "" : " ", b);
-            out.push_back(
-                make("SCALE_CHANNEL", where_of(s, i, tj, scale[0]), "scale channels " + list));
+        const std::string track_text = fmt::format("{} track {}", slot_text, tj);
+        std::set<int> bits_seen;
+        bool scale = false, dup = false;
+        int first_scale = -1, first_dup = -1;
+        for (const Channel& c : tr.channels) {
+          if ((c.bit & bits::kScale) && !scale) {
+            scale = true;
+            first_scale = c.bit;
+          }
+          if (!bits_seen.insert(c.bit).second && !dup) {
+            dup = true;
+            first_dup = c.bit;
           }
         }
-        std::set<int> bits_seen, dup;
-        for (const Channel& c : tr.channels)
-          if (!bits_seen.insert(c.bit).second) dup.insert(c.bit);
-        for (int b : dup) {
-          out.push_back(make("DUPLICATE_CHANNEL", where_of(s, i, tj, b),
-                             fmt::format("bit {:#05x} appears twice in the track", b)));
-        }
-        if (mhfu && tr.channels.empty()) {
+        if (mhfu && scale)
+          out.push_back(make("SCALE_CHANNEL", where_of(s, i, tj, first_scale), track_text));
+        if (dup) out.push_back(make("DUPLICATE_CHANNEL", where_of(s, i, tj, first_dup), track_text));
+        if (strict && mhfu && tr.channels.empty()) {
           // Track i drives the part's i-th joint; without the skeleton every track counts.
           bool animated_joint = true;
           if (skeleton != nullptr) {
@@ -222,16 +233,14 @@ void clip_rules(const AnimPack& pack, const Skeleton* skeleton, std::vector<Find
             animated_joint =
                 it != joints.end() && t < it->second.size() && it->second[t] < animated;
           }
-          if (animated_joint) {
-            out.push_back(make("EMPTY_TRACK", where_of(s, i, tj),
-                               "an empty track on an animated joint collapses it to the origin"));
-          }
+          if (animated_joint) out.push_back(make("EMPTY_TRACK", where_of(s, i, tj), track_text));
         }
         for (const Channel& c : tr.channels) {
           // notes 1.2: first match only.
+          const std::string text = fmt::format("{} bit {:#x}", track_text, c.bit);
+          const std::string w = where_of(s, i, tj, c.bit);
           if (c.keys.empty()) {
-            out.push_back(
-                make("EMPTY_CHANNEL", where_of(s, i, tj, c.bit), "a channel with no keyframes"));
+            out.push_back(make("EMPTY_CHANNEL", w, text));
             continue;
           }
           int min_frame = c.keys[0].frame;
@@ -241,15 +250,31 @@ void clip_rules(const AnimPack& pack, const Skeleton* skeleton, std::vector<Find
             if (k > 0 && c.keys[k].frame < c.keys[k - 1].frame) sorted = false;
           }
           if (min_frame < 0) {
-            out.push_back(make("NEGATIVE_FRAME", where_of(s, i, tj, c.bit),
-                               fmt::format("a key at frame {}", min_frame)));
+            out.push_back(make("NEGATIVE_FRAME", w, text));
           } else if (!sorted) {
-            out.push_back(
-                make("FRAME_ORDER", where_of(s, i, tj, c.bit), "key frames out of order"));
+            out.push_back(make("FRAME_ORDER", w, text));
           }
         }
       }
     }
+  }
+}
+
+// notes 1, PALETTE_JOINT and EMPTY_GROUP (mhfu_port.constraints._model).
+void model_rules(const PmoModel& model, const Skeleton* skeleton, std::vector<Finding>& out) {
+  std::vector<int> empty;
+  for (size_t g = 0; g < model.groups.size(); ++g)
+    if (model.groups[g].draws == false) empty.push_back(static_cast<int>(g));
+  if (!empty.empty()) out.push_back(make("EMPTY_GROUP", "", "groups " + list_numbers(empty)));
+  if (skeleton == nullptr) return;
+  const int n = static_cast<int>(skeleton->bones.size());
+  std::set<int> past;
+  for (const PmoGroup& g : model.groups)
+    for (const auto& [slot, bone] : g.bones)
+      if (bone >= n) past.insert(bone);
+  if (!past.empty()) {
+    out.push_back(make("PALETTE_JOINT", "",
+                       fmt::format("joints {} of {}", list_numbers({past.begin(), past.end()}), n)));
   }
 }
 
@@ -299,15 +324,56 @@ void fork_rule(const Skeleton& s, const AnimPack& pack, std::optional<int> em,
 
 std::vector<Finding> validate(const Skeleton* skeleton, const AnimPack* pack,
                               const Skeleton* species, std::optional<int> em) {
+  RuleInputs in;
+  in.skeleton = skeleton;
+  in.pack = pack;
+  in.species = species;
+  in.em = em;
+  return validate(in);
+}
+
+std::vector<Finding> validate(const RuleInputs& in) {
   std::vector<Finding> out;
+  const Skeleton* skeleton = in.skeleton;
+  const AnimPack* pack = in.pack;
   const bool mhfu = pack != nullptr ? pack->game == Game::kMhfu
                                     : skeleton != nullptr && skeleton->game() == Game::kMhfu;
-  if (skeleton != nullptr) skeleton_rules(*skeleton, mhfu, out);
-  if (skeleton != nullptr && pack != nullptr && mhfu) partition_rule(*skeleton, *pack, out);
-  if (pack != nullptr) clip_rules(*pack, skeleton, out);
+  if (skeleton != nullptr) {
+    skeleton_rules(*skeleton, mhfu, out);
+    if (in.species != nullptr) template_rule(*skeleton, *in.species, out);
+  }
+  if (pack != nullptr) {
+    clip_rules(*pack, skeleton, in.strict, out);
+    if (skeleton != nullptr && mhfu) partition_rule(*skeleton, *pack, out);
+  }
+  if (in.model != nullptr) model_rules(*in.model, skeleton, out);
   // Only with the species: the default offset is a guess (notes 3: wrong for every pinned monster).
-  if (skeleton != nullptr && pack != nullptr && !mhfu && em) fork_rule(*skeleton, *pack, em, out);
-  if (skeleton != nullptr && species != nullptr) template_rule(*skeleton, *species, out);
+  if (skeleton != nullptr && pack != nullptr && !mhfu && in.em)
+    fork_rule(*skeleton, *pack, in.em, out);
+  return out;
+}
+
+std::string reference_line(const Finding& f) {
+  const char* level = f.level == Finding::Level::kError ? "error" : "warn";
+  return fmt::format("{} {}: {} (fix: {})", level, f.code, f.message, f.fix);
+}
+
+std::vector<Check> verify_checks(const std::vector<Finding>& findings) {
+  std::vector<Check> out;
+  for (const Rule& r : rules()) {
+    const std::string code = r.code;
+    if (code == "TEMPLATE" || code == "EMPTY_TRACK" || code == "LOC_BELOW_FORK") continue;
+    Check c;
+    c.name = r.holds;
+    bool hit = false;
+    for (const Finding& f : findings) {
+      if (f.code != code) continue;
+      hit = true;
+      c.detail += (c.detail.empty() ? "" : "; ") + f.message;
+    }
+    c.ok = r.level == Finding::Level::kWarning || !hit;
+    out.push_back(std::move(c));
+  }
   return out;
 }
 

@@ -10,6 +10,7 @@
 
 #include "animkit/core/registry.h"
 #include "animkit/monster_hunter/pack.h"
+#include "animkit/monster_hunter/pmo.h"
 #include "animkit/monster_hunter/skeleton.h"
 
 namespace animkit::monster_hunter {
@@ -18,6 +19,7 @@ struct Rule {
   const char* code;
   Finding::Level level;
   const char* fix;
+  const char* holds;  // what holds when the rule passes (verify's check names)
 };
 // Every code of the RULES table, EMPTY_TRACK (the spec's "no empty track on an animated joint",
 // which the public tool does not check) and LOC_BELOW_FORK (MHP3rd's fork rule).
@@ -32,6 +34,33 @@ const Rule& rule(const std::string& code);
 // body fork under the species' record map (records.for_monster).
 std::vector<Finding> validate(const Skeleton* skeleton, const AnimPack* pack,
                               const Skeleton* species = nullptr, std::optional<int> em = {});
+
+// Everything the rules can read; any part may be missing (a rule needing it is skipped).
+struct RuleInputs {
+  const Skeleton* skeleton = nullptr;
+  const AnimPack* pack = nullptr;
+  const Skeleton* species = nullptr;  // TEMPLATE
+  const PmoModel* model = nullptr;    // PALETTE_JOINT, EMPTY_GROUP
+  std::optional<int> em;              // LOC_BELOW_FORK (MHP3rd)
+  bool strict = false;                // EMPTY_TRACK
+};
+// In the reference's order (mhfu_port.constraints.validate): skeleton rules, TEMPLATE, the clip
+// rules, PARTITION, the model rules; then this module's LOC_BELOW_FORK.
+std::vector<Finding> validate(const RuleInputs& inputs);
+
+// notes 1: a result as the reference prints it, `<level> <CODE>: <message> (fix: <fix>)`, the
+// level "error" or "warn".
+std::string reference_line(const Finding& finding);
+
+// `mh verify` (notes 1: "reuses the same rules (all but TEMPLATE; a warning counts as a pass)"):
+// one check per rule in table order, named by what holds, failing on an error finding; its
+// detail the findings' messages joined by "; ".
+struct Check {
+  std::string name;
+  bool ok = true;
+  std::string detail;
+};
+std::vector<Check> verify_checks(const std::vector<Finding>& findings);
 // notes 1: "E errors, W warnings".
 std::string summary(const std::vector<Finding>& findings);
 

@@ -16,6 +16,11 @@ void add_engine_options(CLI::App& verb, Cli& cli, Options& options) {
     for (const EngineOption& o : engine.options) {
       if (!seen.insert(o.name).second) continue;
       const std::string name = o.name;
+      if (o.flag) {
+        verb.add_flag_function(
+            "--" + name, [&options, name](int64_t) { options[name] = "1"; }, o.help);
+        continue;
+      }
       verb.add_option_function<std::string>(
           "--" + name, [&options, name](const std::string& v) { options[name] = v; }, o.help);
     }

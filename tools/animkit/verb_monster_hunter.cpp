@@ -2,9 +2,16 @@
 // an MHP3rd clip at a frame) and `mh fix` (the engine rules' documented fixes).
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
 #include "animkit/gltf/export.h"
 #include "animkit/monster_hunter/convert.h"
 #include "animkit/monster_hunter/document.h"
+#include "animkit/monster_hunter/dump.h"
+#include "animkit/monster_hunter/pac.h"
+#include "animkit/monster_hunter/port.h"
 #include "animkit/monster_hunter/entries.h"
 #include "animkit/monster_hunter/rules.h"
 #include "cli.h"
@@ -37,11 +44,13 @@ void add_sample(CLI::App& group, Cli& cli) {
   verb->add_option("--em", em, "the species number (entry count, MHP3rd records)");
   verb->add_flag("--json", cli.json, "one JSON document");
   verb->callback([&cli] {
+    if (!std::isfinite(frame))  // bad usage (exit 2), not bad input
+      throw CLI::ValidationError("--frame", "a finite clip frame, not nan or inf");
     mh::DocumentOptions o;
     if (!game.empty()) o.game = mh::parse_game(game);
     o.em = em;
     const mh::Skeleton skeleton = mh::load_skeleton(skeleton_path);
-    const mh::AnimPack pack = mh::load_pack(pack_path, o.game);
+    const mh::AnimPack pack = mh::load_pack(pack_path, o.game, &skeleton);
     const size_t n = skeleton.bones.size();
     std::vector<mh::JointPose> local(n);
     std::vector<Mat4> world(n);
@@ -177,6 +186,8 @@ void add_convert(CLI::App& group, Cli& cli) {
   verb->callback([&cli] {
     std::optional<mh::Game> g;
     if (!from.empty()) g = mh::parse_game(from);
+    if (mh::sniff_skeleton(read_file(in)))
+      throw Error("a skeleton, not an animation pack: convert re-encodes a pack's clips", 0, in);
     const mh::AnimPack pack = mh::load_pack(in, g);
     const mh::Conversion c = mh::convert_pack(pack, mh::parse_game(to));
     write_file(out, mh::write_pack(c.pack));
@@ -203,8 +214,10 @@ void add_export(CLI::App& group, Cli& cli) {
   static std::string skeleton_path, pack_path, game, out;
   static float rate = 30;
   static std::optional<int> em;
+  static uint64_t max_bytes = uint64_t{512} << 20;
   verb->add_option("--skeleton", skeleton_path, "skeleton file")->required();
   verb->add_option("--pack", pack_path, "animation pack file");
+  verb->add_option("--max-bytes", max_bytes, "the most animation data to write (default 512 MiB)");
   verb->add_option("--game", game, "mhfu or mhp3rd (default: the pack's encoding)");
   verb->add_option("--rate", rate, "samples per second (default 30: one per clip frame)");
   verb->add_option("--em", em, "the species number (entry count, MHP3rd records)");
@@ -216,9 +229,10 @@ void add_export(CLI::App& group, Cli& cli) {
     if (!(rate > 0 && rate <= 1000)) throw Error("--rate: a frame rate in (0, 1000]");
     o.rate = rate;
     o.em = em;
+    o.max_bytes = max_bytes;
     const mh::Skeleton skeleton = mh::load_skeleton(skeleton_path);
     std::optional<mh::AnimPack> pack;
-    if (!pack_path.empty()) pack = mh::load_pack(pack_path, o.game);
+    if (!pack_path.empty()) pack = mh::load_pack(pack_path, o.game, &skeleton);
     const Animated animated = mh::to_animated(skeleton, pack ? &*pack : nullptr, o);
     gltf::ExportOptions eo;
     eo.binary = std::filesystem::path(out).extension() != ".gltf";
@@ -233,6 +247,250 @@ void add_export(CLI::App& group, Cli& cli) {
     } else {
       cli.out << fmt::format("{}: {} joints, {} clips at {} fps\n", out,
                              animated.skeleton.num_joints(), animated.clips.size(), rate);
+      for (const std::string& n : animated.notes) cli.out << "note: " << n << "\n";
+    }
+  });
+}
+
+// notes 1: `verify` reuses the rules (all but TEMPLATE; a warning counts as a pass): one check per
+// rule, `PASS  <what holds>  <messages>`, then "N checks, F failed"; exit 1 when one fails.
+void add_verify(CLI::App& group, Cli& cli) {
+  auto* verb = group.add_subcommand("verify", "the engine's rules as pass/fail checks of a model PAC");
+  static std::string in, game;
+  verb->add_option("pac", in, "a model PAC (entry 0 skeleton, 1 PMO, 3 anim pack)")->required();
+  verb->add_option("--game", game, "mhfu or mhp3rd (when the bytes do not say)");
+  verb->add_flag("--json", cli.json, "one JSON document");
+  verb->callback([&cli] {
+    std::optional<mh::Game> g;
+    if (!game.empty()) g = mh::parse_game(game);
+    const std::vector<uint8_t> bytes = read_file(in);
+    mh::ModelPac m;
+    try {
+      if (!mh::sniff_pac(bytes)) throw Error("not a PAC: verify takes a model PAC");
+      m = mh::read_model_pac(bytes, g);
+    } catch (const Error& e) {
+      throw e.with_file(in);
+    }
+    mh::RuleInputs rules;
+    rules.skeleton = m.skeleton ? &*m.skeleton : nullptr;
+    rules.pack = m.pack ? &*m.pack : nullptr;
+    rules.model = m.model ? &*m.model : nullptr;
+    const std::vector<mh::Check> checks = mh::verify_checks(mh::validate(rules));
+    int failed = 0;
+    size_t width = 0;
+    for (const mh::Check& c : checks) {
+      failed += !c.ok;
+      width = std::max(width, c.name.size());
+    }
+    if (cli.json) {
+      Json jc = Json::array();
+      for (const mh::Check& c : checks)
+        jc.push_back({{"check", c.name}, {"ok", c.ok}, {"detail", c.detail}});
+      cli.out << Json{{"checks", jc}, {"failed", failed}}.dump() << "\n";
+    } else {
+      for (const mh::Check& c : checks)
+        cli.out << fmt::format("{}  {:<{}}  {}\n", c.ok ? "PASS" : "FAIL", c.name, width, c.detail);
+      cli.out << fmt::format("\n{} checks, {} failed\n", checks.size(), failed);
+    }
+    if (failed > 0) cli.exit_code = 1;
+  });
+}
+
+// A monster as the mh verbs take it: a model PAC (kept to write back), or --skeleton + --pack.
+struct Model {
+  std::optional<mh::PacView> pac;
+  mh::Skeleton skeleton;
+  mh::AnimPack pack;
+};
+
+Model load_model(const std::string& pac_path, const std::string& skeleton_path,
+                 const std::string& pack_path, std::optional<mh::Game> game) {
+  Model m;
+  if (!pac_path.empty()) {
+    const std::vector<uint8_t> bytes = read_file(pac_path);
+    try {
+      if (!mh::sniff_pac(bytes)) throw Error("not a PAC (a model PAC: skeleton, PMO, TMH, pack)", 0);
+      mh::ModelPac mp = mh::read_model_pac(bytes, game);
+      if (!mp.skeleton) throw Error("the PAC holds no skeleton");
+      if (!mp.pack && pack_path.empty()) throw Error("the PAC holds no animation pack");
+      m.skeleton = std::move(*mp.skeleton);
+      if (mp.pack) m.pack = std::move(*mp.pack);
+      m.pac = std::move(mp.view);
+    } catch (const Error& e) {
+      throw e.with_file(pac_path);
+    }
+  } else {
+    if (skeleton_path.empty() || pack_path.empty())
+      throw CLI::ValidationError("input", "give a model PAC, or --skeleton S and --pack P");
+    m.skeleton = mh::load_skeleton(skeleton_path);
+  }
+  if (!pack_path.empty()) m.pack = mh::load_pack(pack_path, game, &m.skeleton);
+  return m;
+}
+
+// Writes the model back: the PAC with its pack entry replaced (zero tail re-padded to 0x800), or
+// the bare pack.
+void write_model(const Model& m, const std::string& out) {
+  if (!m.pac || !m.pac->pack_entry) {
+    write_file(out, mh::write_pack(m.pack));
+    return;
+  }
+  mh::Pac pac = m.pac->pac;
+  pac.entries[*m.pac->pack_entry] = mh::write_pack(m.pack);
+  if (std::all_of(pac.tail.begin(), pac.tail.end(), [](uint8_t b) { return b == 0; }))
+    mh::pad_to_block(pac);
+  write_file(out, mh::write_pac(pac));
+}
+
+std::optional<int> file_number(const std::string& path) {
+  const std::string stem = std::filesystem::path(path).stem().string();
+  if (stem.rfind("file_", 0) != 0) return std::nullopt;
+  try {
+    return std::stoi(stem.substr(5));
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+// notes 2-3: `mhfu-port`'s packer: an MHP3rd moveset onto an MHFU monster.
+void add_port(CLI::App& group, Cli& cli) {
+  auto* verb = group.add_subcommand("port", "build an MHFU pack from an MHP3rd moveset");
+  static std::string donor_path, target_path, out;
+  static std::optional<int> em, host_em;
+  static bool plan_only = false;
+  verb->add_option("--donor", donor_path, "the MHP3rd moveset (a pack, or a PAC holding one)")
+      ->required();
+  verb->add_option("--target", target_path, "the MHFU model PAC to carry it")->required();
+  verb->add_option("--em", em,
+                   "the donor species (record offset and skipped bones; default from the donor's "
+                   "file number: file_05248/05250 -> 58, 05339/05341 -> 40)");
+  verb->add_option("--host-em", host_em,
+                   "the target species (its entry count; default from file_0{em+6110})");
+  verb->add_option("-o,--output", out, "the ported model PAC");
+  verb->add_flag("--plan", plan_only, "print the layout plan (entry <- donor clip id) only");
+  verb->add_flag("--json", cli.json, "JSON");
+  verb->callback([&cli] {
+    if (out.empty() && !plan_only) throw CLI::ValidationError("-o", "give -o OUT.pac (or --plan)");
+    Model target = load_model(target_path, "", "", std::nullopt);
+    std::vector<uint8_t> donor_bytes = read_file(donor_path);
+    mh::AnimPack donor;
+    try {
+      if (mh::sniff_pac(donor_bytes)) {
+        mh::ModelPac d = mh::read_model_pac(donor_bytes, mh::Game::kMhp3rd);
+        if (!d.pack) throw Error("the donor PAC holds no animation pack");
+        donor = std::move(*d.pack);
+      } else {
+        donor = mh::read_pack(donor_bytes, mh::pack_game(donor_bytes, std::nullopt, nullptr));
+      }
+    } catch (const Error& e) {
+      throw e.with_file(donor_path);
+    }
+    mh::PortOptions po;
+    po.donor_em = em;
+    if (!po.donor_em)
+      if (auto n = file_number(donor_path)) po.donor_em = mh::em_by_model(*n);
+    po.host_em = host_em;
+    if (!po.host_em)
+      if (auto n = file_number(target_path)) po.host_em = mh::em_of_model_pac(*n);
+    const mh::PortResult r = mh::port(donor, target.skeleton, target.pack, po);
+    if (plan_only) {
+      if (cli.json) {
+        cli.out << mh::to_json(r).dump() << "\n";
+        return;
+      }
+      std::vector<int> head(r.plan.head_only.begin(), r.plan.head_only.end());
+      cli.out << fmt::format("capacity {}; head-only {}; {} donor clips of {} records\n",
+                             r.plan.capacity, head.empty() ? "none" : mh::list_numbers(head),
+                             r.plan.entries.size() + r.plan.dropped.size(), r.records);
+      for (const auto& [entry, id] : r.plan.entries)
+        cli.out << fmt::format("entry {} <- donor clip {}\n", entry, id);
+      if (!r.plan.dropped.empty())
+        cli.out << "dropped (no free entry): " << mh::list_numbers(r.plan.dropped) << "\n";
+      return;
+    }
+    Model result = target;
+    result.pack = r.pack;
+    write_model(result, out);
+    const std::vector<Finding> findings = mh::validate(&result.skeleton, &result.pack);
+    if (cli.json) {
+      Json j = mh::to_json(r);
+      j["output"] = out;
+      j["validate"] = mh::summary(findings);
+      cli.out << j.dump() << "\n";
+    } else {
+      for (const Finding& f : findings) cli.out << mh::reference_line(f) << "\n";
+      if (!r.loc_below_fork.empty())
+        cli.out << fmt::format("warning: location records below the body fork {} at bones {}\n",
+                               r.fork, mh::list_numbers(r.loc_below_fork));
+      if (!r.plan.dropped.empty())
+        cli.out << "warning: donor clips with no free entry: " << mh::list_numbers(r.plan.dropped)
+                << "\n";
+      cli.out << fmt::format("{}: {} entries from the donor's {} records; {}\n", out,
+                             r.plan.entries.size(), r.records, mh::summary(findings));
+    }
+    for (const Finding& f : findings)
+      if (f.level == Finding::Level::kError) cli.exit_code = 1;
+  });
+}
+
+// fk.rig_clip as a command: an entry's parts joined into one clip over the whole rig, written as
+// a one-slot MHFU pack (lossless; `mh put` takes it back).
+void add_rig(CLI::App& group, Cli& cli) {
+  auto* verb = group.add_subcommand("rig", "join an MHFU entry's parts into one whole-rig clip");
+  static std::string in, skeleton_path, pack_path, out;
+  static int entry = 0;
+  verb->add_option("pac", in, "a model PAC (or give --skeleton and --pack)");
+  verb->add_option("--skeleton", skeleton_path, "skeleton file");
+  verb->add_option("--pack", pack_path, "animation pack file");
+  verb->add_option("--entry", entry, "the entry")->required();
+  verb->add_option("-o,--output", out, "a one-slot pack holding the clip");
+  verb->add_flag("--json", cli.json, "print the clip as JSON");
+  verb->callback([&cli] {
+    const Model m = load_model(in, skeleton_path, pack_path, std::nullopt);
+    if (m.pack.game != mh::Game::kMhfu) throw Error("rig joins MHFU entries; the pack is MHP3rd's");
+    const std::optional<mh::Clip> clip = mh::rig_clip(m.pack, entry, m.skeleton);
+    if (!clip) throw Error(fmt::format("entry {}: no part has a clip", entry));
+    if (!out.empty()) {
+      mh::AnimPack one;
+      one.streams = {{0}};
+      one.clips = {*clip};
+      write_file(out, mh::write_pack(one));
+    }
+    if (cli.json) {
+      cli.out << mh::to_json(*clip, mh::Game::kMhfu).dump() << "\n";
+    } else {
+      cli.out << fmt::format("entry {}: {} tracks, {} frames, loop {}{}\n", entry,
+                             clip->tracks.size(), mh::frames(*clip), clip->loop,
+                             out.empty() ? "" : "; wrote " + out);
+    }
+  });
+}
+
+// motion.put as a command: a whole-rig clip written back into an entry's parts.
+void add_put(CLI::App& group, Cli& cli) {
+  auto* verb = group.add_subcommand("put", "write a whole-rig clip back into an MHFU entry");
+  static std::string in, skeleton_path, pack_path, clip_path, out;
+  static int entry = 0;
+  verb->add_option("pac", in, "a model PAC (or give --skeleton and --pack)");
+  verb->add_option("--skeleton", skeleton_path, "skeleton file");
+  verb->add_option("--pack", pack_path, "animation pack file");
+  verb->add_option("--entry", entry, "the entry")->required();
+  verb->add_option("--clip", clip_path, "a pack whose first clip is the whole-rig clip (mh rig)")
+      ->required();
+  verb->add_option("-o,--output", out, "the PAC (or pack) written back")->required();
+  verb->add_flag("--json", cli.json, "JSON");
+  verb->callback([&cli] {
+    Model m = load_model(in, skeleton_path, pack_path, std::nullopt);
+    const mh::AnimPack source = mh::load_pack(clip_path, mh::Game::kMhfu);
+    if (source.clips.empty()) throw Error("holds no clip", std::nullopt, clip_path);
+    mh::put(m.pack, entry, source.clips.front(), m.skeleton);
+    write_model(m, out);
+    const std::vector<Finding> findings = mh::validate(&m.skeleton, &m.pack);
+    if (cli.json) {
+      cli.out << Json{{"output", out}, {"entry", entry}, {"validate", mh::summary(findings)}}.dump()
+              << "\n";
+    } else {
+      cli.out << fmt::format("{}: entry {} written; {}\n", out, entry, mh::summary(findings));
     }
   });
 }
@@ -246,6 +504,10 @@ void add_monster_hunter_verbs(CLI::App& app, Cli& cli) {
   add_fix(*group, cli);
   add_convert(*group, cli);
   add_export(*group, cli);
+  add_verify(*group, cli);
+  add_port(*group, cli);
+  add_rig(*group, cli);
+  add_put(*group, cli);
 }
 
 }  // namespace animkit::cli

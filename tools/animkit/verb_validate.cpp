@@ -25,19 +25,22 @@ void add_validate_verb(CLI::App& app, Cli& cli) {
       for (const Finding& f : findings) {
         e += f.level == Finding::Level::kError;
         w += f.level == Finding::Level::kWarning;
-        std::string line = fmt::format("{}: {}", name, to_string(f.level));
-        if (!f.code.empty()) line += " " + f.code;
-        line += ": ";
-        if (!f.where.empty()) line += f.where + ": ";
-        line += f.message;
-        if (!f.fix.empty()) line += " (fix: " + f.fix + ")";
+        std::string line = docs[i]->finding_line(f);
+        if (line.empty()) {
+          line = fmt::format("{}: {}", name, to_string(f.level));
+          if (!f.code.empty()) line += " " + f.code;
+          line += ": ";
+          if (!f.where.empty()) line += f.where + ": ";
+          line += f.message;
+          if (!f.fix.empty()) line += " (fix: " + f.fix + ")";
+        }
         text += line + "\n";
         all.push_back({{"file", name}, {"level", to_string(f.level)}, {"code", f.code},
                        {"where", f.where}, {"message", f.message}, {"fix", f.fix}});
       }
       std::string summary = docs[i]->validate_summary(findings);
       if (summary.empty()) summary = fmt::format("{} errors, {} warnings", e, w);
-      text += fmt::format("{}: {}\n", name, summary);
+      text += docs[i]->own_line_form() ? summary + "\n" : fmt::format("{}: {}\n", name, summary);
       errors += e;
       warnings += w;
     }

@@ -1,0 +1,277 @@
+// The `animkit` command line on Monster Hunter files (issue 11, items 1, 4, 6, 7): model PACs
+// through the shared verbs, validate's reference line form, the mh verbs, bad input and usage.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "animkit/core/json_util.h"
+#include "animkit/core/registry.h"
+#include "animkit/monster_hunter/pac.h"
+#include "animkit/monster_hunter/synthetic.h"
+
+namespace animkit::monster_hunter {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+class MhCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("animkit-mh-cli-" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
+            std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  Result Run(const std::string& args) {
+    const std::string cmd = std::string(ANIMKIT_BINARY) + " " + args + " >" +
+                            (dir_ / "out").string() + " 2>" + (dir_ / "err").string();
+    const int status = std::system(cmd.c_str());
+    return {WEXITSTATUS(status), Slurp(dir_ / "out"), Slurp(dir_ / "err")};
+  }
+  static std::string Slurp(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+  std::string P(const std::string& name) const { return (dir_ / name).string(); }
+
+  // A model PAC of the synthetic monster (0 skeleton, 1 PMO with no groups, 2 TMH, 3 pack).
+  std::string WritePac(const std::string& name, const Monster& m) {
+    Pac pac;
+    std::vector<uint8_t> pmo(0x40, 0), tmh(16, 0);
+    std::memcpy(pmo.data(), "pmo\0001.0\0", 8);
+    std::memcpy(tmh.data(), ".TMH0.14", 8);
+    pac.entries = {write_skeleton(m.skeleton), pmo, tmh, write_pack(m.pack)};
+    pad_to_block(pac);
+    write_file(dir_ / name, write_pac(pac));
+    return P(name);
+  }
+  std::string WriteMonster(const Monster& m) {
+    write_file(dir_ / "skeleton.bin", write_skeleton(m.skeleton));
+    write_file(dir_ / "pack.bin", write_pack(m.pack));
+    return "--skeleton " + P("skeleton.bin") + " --pack " + P("pack.bin");
+  }
+  fs::path dir_;
+};
+
+Monster good() {
+  MonsterSpec spec;
+  spec.entries = 6;
+  return synthetic_monster(spec);
+}
+
+TEST_F(MhCli, InfoDumpOnAModelPac) {
+  const std::string pac = WritePac("file_06185", good());
+  Result r = Run("info --json " + pac);
+  ASSERT_EQ(r.code, 0) << r.err;
+  Json j = Json::parse(r.out);
+  EXPECT_EQ(j["pac"]["format"], "mh-pac");
+  EXPECT_EQ(j["pac"]["table"][3]["holds"], "anim-pack");
+  EXPECT_EQ(j["skeleton"]["bones"], 8);
+  r = Run("dump --json " + pac);
+  ASSERT_EQ(r.code, 0) << r.err;
+  j = Json::parse(r.out);
+  EXPECT_EQ(j["pac"]["entries"][0]["offset"], 48);  // after the 36-byte table, 16-aligned
+  EXPECT_EQ(j["pack"]["streams"].size(), 6u);
+}
+
+// notes 1: `<level> <CODE>: <message> (fix: <fix>)`, nothing in front; then "E errors, W
+// warnings"; exit 1 on any error.
+TEST_F(MhCli, ValidatePrintsTheReferenceLines) {
+  Monster m = good();
+  Clip& c = m.pack.clips[m.pack.streams[2][1]];
+  c.tracks[1].channels.push_back({bits::kSclX, {{256, 0, 0, 0}}});
+  std::swap(c.tracks[0].channels[0].keys[0], c.tracks[0].channels[0].keys[1]);
+  const std::string pac = WritePac("file_06185", m);
+  const Result r = Run("validate " + pac);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out,  // track by track, as the reference walks them
+            "warn FRAME_ORDER: stream 2 slot 1 track 0 bit 0x8 (fix: sort the keys by frame)\n"
+            "error SCALE_CHANNEL: stream 2 slot 1 track 1 (fix: drop them: the engine crashes on "
+            "the scale bits)\n"
+            "1 errors, 1 warnings\n");
+  const Result ok = Run("validate " + WritePac("good", good()));
+  EXPECT_EQ(ok.code, 0) << ok.err;
+  EXPECT_EQ(ok.out, "0 errors, 0 warnings\n");
+}
+
+// notes 1.4: EMPTY_TRACK is not the reference's: a warning with --strict only.
+TEST_F(MhCli, EmptyTrackOnlyWithStrict) {
+  Monster m = good();
+  m.pack.clips[m.pack.streams[0][2]].tracks[3].channels.clear();
+  const std::string pac = WritePac("file_06185", m);
+  Result r = Run("validate " + pac);
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.out, "0 errors, 0 warnings\n");
+  r = Run("validate --strict " + pac);
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.out.rfind("warn EMPTY_TRACK: stream 0 slot 2 track 3 (fix: ", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("0 errors, 1 warnings\n"), std::string::npos);
+}
+
+TEST_F(MhCli, VerifyPassesAndFails) {
+  Result r = Run("mh verify " + WritePac("good", good()));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\n13 checks, 0 failed\n"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.rfind("PASS  every parent precedes its child", 0), 0u) << r.out;
+  Monster m = good();
+  m.pack.clips[0].tracks.clear();
+  r = Run("mh verify --json " + WritePac("bad", m));
+  EXPECT_EQ(r.code, 1);
+  const Json j = Json::parse(r.out);
+  EXPECT_EQ(j["failed"], 1);
+  EXPECT_EQ(Run("mh verify " + P("missing")).code, 1);
+}
+
+TEST_F(MhCli, ExportAPacSaysHowManyEntries) {
+  const std::string pac = WritePac("file_06185", good());
+  Result r = Run("export " + pac + " -o " + P("out.glb"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("note: Monster Hunter: 6 entries exported"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::exists(dir_ / "out.glb"));
+  r = Run("export " + pac + " -o " + P("big.glb") + " --max-bytes 100");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("--max-bytes 100"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "big.glb"));
+  r = Run("plot " + pac + " -o " + P("plot.svg"));
+  EXPECT_EQ(r.code, 0) << r.err;
+}
+
+TEST_F(MhCli, FrameNanIsAUsageError) {
+  const std::string files = WriteMonster(good());
+  EXPECT_EQ(Run("mh sample " + files + " --entry 1 --frame nan").code, 2);
+  EXPECT_EQ(Run("mh sample " + files + " --entry 1 --frame inf").code, 2);
+  const Result ok = Run("mh sample --json " + files + " --entry 1 --frame 2.5");
+  EXPECT_EQ(ok.code, 0) << ok.err;
+}
+
+TEST_F(MhCli, ConvertGivenASkeletonSaysItIsNotAPack) {
+  WriteMonster(good());
+  const Result r = Run("mh convert " + P("skeleton.bin") + " --to mhp3rd -o " + P("x.bin"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("a skeleton, not an animation pack"), std::string::npos) << r.err;
+}
+
+// "dump --game mhp3rd on a damaged pack gives the parser's offset error".
+TEST_F(MhCli, DamagedPackGivesTheParsersOffset) {
+  MonsterSpec spec;
+  spec.game = Game::kMhp3rd;
+  const Monster m = synthetic_monster(spec);
+  std::vector<uint8_t> bytes = write_pack(m.pack);
+  const size_t first_clip = 0x10 + 4 * m.pack.streams[0].size();
+  bytes[first_clip + 2] = 0x7F;  // the first clip's track count: 0x7F0000 + ...
+  write_file(dir_ / "damaged.bin", bytes);
+  const Result r = Run("dump --game mhp3rd " + P("damaged.bin"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err.rfind("error: " + P("damaged.bin") + ": offset 0x", 0), 0u) << r.err;
+  EXPECT_EQ(r.err.find("not a format"), std::string::npos) << r.err;
+}
+
+// An all-empty pack: its bytes do not say the game, so the error asks for --game.
+TEST_F(MhCli, GameAskedWhenTheBytesDoNotSay) {
+  Monster m = good();
+  for (auto& s : m.pack.streams)
+    for (int32_t& c : s) c = kNoClip;
+  m.pack.clips.clear();
+  write_file(dir_ / "empty.bin", write_pack(m.pack));
+  Result r = Run("info " + P("empty.bin"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("give --game mhfu or --game mhp3rd"), std::string::npos) << r.err;
+  r = Run("info --game mhp3rd --json " + P("empty.bin"));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(Json::parse(r.out)["game"], "mhp3rd");
+}
+
+TEST_F(MhCli, FixAndConvertVerbs) {
+  Monster m = good();
+  m.pack.clips[0].tracks[0].channels.push_back({bits::kSclY, {{1, 0, 0, 0}}});
+  WriteMonster(m);
+  Result r = Run("mh fix " + P("pack.bin") + " -o " + P("fixed.bin") + " --skeleton " +
+                 P("skeleton.bin"));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("scale channel dropped"), std::string::npos) << r.out;
+  r = Run("validate --skeleton " + P("skeleton.bin") + " --pack " + P("fixed.bin"));
+  EXPECT_EQ(r.out, "0 errors, 0 warnings\n");
+  r = Run("mh convert " + P("fixed.bin") + " --to mhp3rd -o " + P("p3.bin"));
+  EXPECT_EQ(r.code, 0) << r.err;
+  r = Run("info --json " + P("p3.bin"));
+  EXPECT_EQ(Json::parse(r.out)["game"], "mhp3rd");
+  r = Run("mh export --skeleton " + P("skeleton.bin") + " --pack " + P("fixed.bin") + " -o " +
+          P("e.glb"));
+  EXPECT_EQ(r.code, 0) << r.err;
+}
+
+}  // namespace
+}  // namespace animkit::monster_hunter
+
+#include "rigs.h"
+
+namespace animkit::monster_hunter {
+namespace {
+
+// notes 2-3 on the command line: the donor's species from its file number (file_05250, the
+// Brute's moveset: em 58), the host's from file_06185 (em 75, 123 entries).
+TEST_F(MhCli, PortPlanThenPort) {
+  const std::string target = WritePac("file_06185", tigrex_like());
+  write_file(dir_ / "file_05250", write_pack(brute_like()));
+  Result r = Run("mh port --plan --json --donor " + P("file_05250") + " --target " + target);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Json plan = Json::parse(r.out);
+  EXPECT_EQ(plan["capacity"], 123);
+  EXPECT_EQ(plan["head_only"], Json::array({24, 25}));
+  EXPECT_EQ(plan["entries"]["100"], 100);
+  EXPECT_EQ(plan["records"], 43);
+  r = Run("mh port --plan --donor " + P("file_05250") + " --target " + target);
+  EXPECT_NE(r.out.find("entry 100 <- donor clip 100\n"), std::string::npos) << r.out;
+  r = Run("mh port --donor " + P("file_05250") + " --target " + target + " -o " + P("port.pac"));
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("0 errors, 0 warnings"), std::string::npos) << r.out;
+  r = Run("validate " + P("port.pac"));
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.out, "0 errors, 0 warnings\n");
+  EXPECT_EQ(fs::file_size(dir_ / "port.pac") % kPacBlock, 0u);
+  // A donor whose clips disagree on their track count is refused.
+  AnimPack bad = brute_like();
+  bad.clips[3].tracks.pop_back();
+  write_file(dir_ / "bad", write_pack(bad));
+  r = Run("mh port --donor " + P("bad") + " --target " + target + " --em 58 -o " + P("x.pac"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("the same records"), std::string::npos) << r.err;
+}
+
+TEST_F(MhCli, RigThenPutIsLossless) {
+  const std::string pac = WritePac("file_06185", good());
+  Result r = Run("mh rig " + pac + " --entry 1 -o " + P("clip.bin"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "entry 1: 8 tracks, 30 frames, loop 1; wrote " + P("clip.bin") + "\n");
+  r = Run("mh put " + pac + " --entry 1 --clip " + P("clip.bin") + " -o " + P("back.pac"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(Slurp(dir_ / "back.pac"), Slurp(pac));  // nothing changed, nothing moved
+  // The clip put into entry 2 changes that entry only.
+  r = Run("mh put " + pac + " --entry 2 --clip " + P("clip.bin") + " -o " + P("two.pac"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = Run("mh rig --json " + P("two.pac") + " --entry 2");
+  const Json two = Json::parse(r.out);
+  r = Run("mh rig --json " + pac + " --entry 1");
+  EXPECT_EQ(Json::parse(r.out), two);
+  EXPECT_EQ(Run("mh rig " + pac + " --entry 7").code, 1);  // no part has a clip
+}
+
+}  // namespace
+}  // namespace animkit::monster_hunter

@@ -93,6 +93,9 @@ struct Format {
   // File extensions of this format (".anm"): a file no sniff accepts but named so is opened as
   // this format anyway, so that a damaged file gets the parser's precise error, not "unknown".
   std::vector<std::string> extensions = {};
+  // A large container that maps the file itself (Asheron's Call's ac-dat): Registry::open then
+  // hands open() only the first 64 KiB (the sniffed head), never the whole file.
+  bool maps_file = false;
 };
 
 // An option an engine adds to the shared verbs (info, dump, export, validate, view, plot),
@@ -146,11 +149,15 @@ class Registry {
                                  const Format** used = nullptr) const;
 
  private:
+  // The maps_file format that is forced or that sniffs the file's head, or nullptr.
+  const Format* mapping_format(const std::filesystem::path& path, const Options& options) const;
   std::vector<Engine> engines_;
 };
 
 // Reads a whole file; throws animkit::Error naming it when it cannot be read.
 std::vector<uint8_t> read_file(const std::filesystem::path& path);
+// Reads at most the first n bytes of a file.
+std::vector<uint8_t> read_head(const std::filesystem::path& path, size_t n);
 void write_file(const std::filesystem::path& path, std::span<const uint8_t> bytes);
 void write_text(const std::filesystem::path& path, const std::string& text);
 // Parses JSON text; throws animkit::Error with the byte offset of a syntax error.

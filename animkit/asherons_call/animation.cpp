@@ -83,6 +83,8 @@ const HookSchema* schema(uint32_t type) {
   return type >= 1 && type < schemas().size() ? &schemas()[type] : nullptr;
 }
 
+}  // namespace
+
 AFrame read_frame(Reader& r) {
   AFrame f;
   f.origin.x = r.f32();
@@ -104,6 +106,8 @@ void write_frame(Writer& w, const AFrame& f) {
   w.f32(f.orientation.y);
   w.f32(f.orientation.z);
 }
+
+namespace {
 
 AnimHook read_hook(Reader& r) {
   AnimHook h;
@@ -199,6 +203,32 @@ uint32_t replace_object_id(const AnimHook& h) {
   return 0x01000000u + a;
 }
 
+AnimationFrame read_animation_frame(Reader& r, uint32_t num_parts) {
+  AnimationFrame fr;
+  if (!fits(num_parts, 28, r.remaining())) {
+    r.fail(fmt::format("{} part frames need {} x 28 bytes, {} left", num_parts, num_parts,
+                       r.remaining()));
+  }
+  fr.parts.resize(num_parts);
+  for (AFrame& f : fr.parts) f = read_frame(r);
+  const uint64_t hat = r.offset();
+  const uint32_t nh = r.u32();
+  if (nh > r.remaining() / 8) {
+    throw Error(fmt::format("{} hooks need at least {} bytes, {} left", nh, uint64_t{nh} * 8,
+                            r.remaining()),
+                hat);
+  }
+  fr.hooks.reserve(nh);
+  for (uint32_t i = 0; i < nh; ++i) fr.hooks.push_back(read_hook(r));
+  return fr;
+}
+
+void write_animation_frame(Writer& w, const AnimationFrame& fr) {
+  for (const AFrame& f : fr.parts) write_frame(w, f);
+  w.u32(static_cast<uint32_t>(fr.hooks.size()));
+  for (const AnimHook& h : fr.hooks) write_hook(w, h);
+}
+
 Animation read_animation(Bytes bytes) {
   Reader r(bytes);
   Animation a;
@@ -220,19 +250,7 @@ Animation read_animation(Bytes bytes) {
     for (AFrame& f : a.pos_frames) f = read_frame(r);
   }
   a.frames.resize(num_frames);
-  for (AnimationFrame& fr : a.frames) {
-    fr.parts.resize(a.num_parts);
-    for (AFrame& f : fr.parts) f = read_frame(r);
-    const uint64_t hat = r.offset();
-    const uint32_t nh = r.u32();
-    if (nh > r.remaining() / 8) {
-      throw Error(fmt::format("{} hooks need at least {} bytes, {} left", nh, uint64_t{nh} * 8,
-                              r.remaining()),
-                  hat);
-    }
-    fr.hooks.reserve(nh);
-    for (uint32_t i = 0; i < nh; ++i) fr.hooks.push_back(read_hook(r));
-  }
+  for (AnimationFrame& fr : a.frames) fr = read_animation_frame(r, a.num_parts);
   const Bytes rest = r.bytes(r.remaining());
   a.tail.assign(rest.begin(), rest.end());
   return a;
@@ -256,9 +274,7 @@ std::vector<uint8_t> write_animation(const Animation& a) {
       throw Error(fmt::format("animation: a frame has {} parts, num_parts is {}", fr.parts.size(),
                               a.num_parts));
     }
-    for (const AFrame& f : fr.parts) write_frame(w, f);
-    w.u32(static_cast<uint32_t>(fr.hooks.size()));
-    for (const AnimHook& h : fr.hooks) write_hook(w, h);
+    write_animation_frame(w, fr);
   }
   w.bytes(a.tail);
   return w.take();

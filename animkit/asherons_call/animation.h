@@ -9,6 +9,7 @@
 #include "animkit/core/json_util.h"
 #include "animkit/core/math.h"
 #include "animkit/core/reader.h"
+#include "animkit/core/writer.h"
 
 namespace animkit::asherons_call {
 
@@ -85,6 +86,12 @@ struct Animation {
 
 // Throws animkit::Error with the absolute offset (an unknown hook type names the type).
 Animation read_animation(Bytes bytes);
+// The pieces the Setup shares (container page 5): a Frame (28 bytes, w first) and an
+// AnimationFrame of num_parts frames + hooks.
+AFrame read_frame(Reader& r);
+void write_frame(Writer& w, const AFrame& f);
+AnimationFrame read_animation_frame(Reader& r, uint32_t num_parts);
+void write_animation_frame(Writer& w, const AnimationFrame& frame);
 std::vector<uint8_t> write_animation(const Animation& animation);
 
 Json to_json(const AFrame& f);  // {"origin": [x, y, z], "orientation": [w, x, y, z]}

@@ -2,10 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <map>
 #include <ostream>
 
 #include "animkit/asherons_call/assets.h"
 #include "animkit/asherons_call/command_ids.h"
+#include "animkit/asherons_call/dat.h"
+#include "animkit/asherons_call/dat_objects.h"
 #include "animkit/asherons_call/neutral.h"
 #include "animkit/asherons_call/player.h"
 #include "animkit/asherons_call/synthetic.h"
@@ -168,6 +171,153 @@ Format make_format(std::string name, std::string description, bool json, bool ta
   return f;
 }
 
+// ---- ac-dat (container page) -----------------------------------------------------------------
+
+// An object of a dat that is neither a motion table nor an animation: its entry and size.
+class DatObjectDocument : public Document {
+ public:
+  explicit DatObjectDocument(DatEntry e) : e_(e) {}
+  Json info() const override {
+    Json j = to_json(e_);
+    j["kind"] = "dat_object";
+    return j;
+  }
+  Json dump() const override { return to_json(e_); }
+
+ private:
+  DatEntry e_;
+};
+
+class SetupDocument : public Document {
+ public:
+  explicit SetupDocument(Setup s) : s_(std::move(s)) {}
+  Json info() const override {
+    return Json{{"kind", "setup"},
+                {"id", hex32(s_.id)},
+                {"flags", s_.flags},
+                {"num_parts", s_.parts.size()},
+                {"placement_frames", s_.placement_frames.size()},
+                {"default_motion_table", hex32(s_.default_motion_table)}};
+  }
+  Json dump() const override { return to_json(s_); }
+
+ private:
+  Setup s_;
+};
+
+class DatDocument : public Document {
+ public:
+  explicit DatDocument(DatFile dat) : dat_(std::move(dat)) {}
+  // `info`: the header and the number of objects per type (reads the directory only).
+  Json info() const override {
+    std::map<std::string, size_t> counts;
+    size_t total = 0;
+    dat_.for_each(0, 0xFFFFFFFFu, [&](const DatEntry& e) {
+      ++total;
+      counts[e.id == kIterationId ? "iteration" : dat_type_name(static_cast<uint8_t>(e.id >> 24))]++;
+    });
+    Json types = Json::object();
+    for (const auto& [name, n] : counts) types[name] = n;
+    return Json{{"kind", "dat"}, {"header", to_json(dat_.header())}, {"entries", total},
+                {"types", types}};
+  }
+  Json dump() const override {
+    Json entries = Json::array();
+    for (const DatEntry& e : dat_.list()) entries.push_back(to_json(e));
+    return Json{{"asherons_call", "dat"}, {"header", to_json(dat_.header())}, {"entries", entries}};
+  }
+  // The directory, and every motion table and animation parsed (id == key, every byte used).
+  std::vector<Finding> validate() const override {
+    std::vector<Finding> out;
+    std::vector<DatEntry> entries;
+    try {
+      entries = dat_.list();
+    } catch (const Error& e) {
+      out.push_back({Finding::Level::kError, "BAD_DIRECTORY", "directory", e.what(), ""});
+      return out;
+    }
+    if (dat_.header().file_size != dat_.file_bytes()) {
+      out.push_back({Finding::Level::kWarning, "FILE_SIZE", "header",
+                     fmt::format("file_size {} but the file has {} bytes",
+                                 dat_.header().file_size, dat_.file_bytes()),
+                     ""});
+    }
+    for (const DatEntry& e : entries) {
+      const uint8_t type = static_cast<uint8_t>(e.id >> 24);
+      if (type != kTypeMotionTable && type != kTypeAnimation && type != kTypeSetup) continue;
+      try {
+        if (type == kTypeSetup) {
+          setup_from_dat(dat_, e.id);
+          continue;
+        }
+        const size_t tail = type == kTypeMotionTable ? motion_table_from_dat(dat_, e.id).tail.size()
+                                                     : 0;
+        if (type == kTypeAnimation) animation_from_dat(dat_, e.id);
+        if (tail != 0) {
+          out.push_back({Finding::Level::kWarning, "TRAILING_BYTES", hex32(e.id),
+                         fmt::format("{} bytes after the motion table", tail), ""});
+        }
+      } catch (const Error& err) {
+        out.push_back({Finding::Level::kError, "BAD_OBJECT", hex32(e.id), err.what(), ""});
+      }
+    }
+    return out;
+  }
+
+ private:
+  DatFile dat_;
+};
+
+uint32_t id_option(const std::string& text) {
+  const uint32_t id = parse_command(text);  // a number ("0x09000001")
+  return id;
+}
+
+// `DAT --id 0x09000001`: the object as the document the loose file would give.
+std::unique_ptr<Document> open_dat(const std::filesystem::path& path, const Options& options) {
+  DatFile dat = DatFile::open(path);
+  auto it = options.find("id");
+  if (it == options.end()) return std::make_unique<DatDocument>(std::move(dat));
+  const uint32_t id = id_option(it->second);
+  const uint8_t type = static_cast<uint8_t>(id >> 24);
+  if (type == kTypeMotionTable) {
+    MotionTable t = motion_table_from_dat(dat, id);
+    AnimationStore store = animations_for(dat, t);
+    return std::make_unique<MotionTableDocument>(std::move(t), std::move(store),
+                                                 parts_option(options));
+  }
+  if (type == kTypeAnimation) {
+    return std::make_unique<AnimationDocument>(animation_from_dat(dat, id), parts_option(options));
+  }
+  if (type == kTypeSetup) return std::make_unique<SetupDocument>(setup_from_dat(dat, id));
+  const std::optional<DatEntry> e = dat.find(id);
+  if (!e) throw Error(fmt::format("object {} is not in the dat", hex32(id)));
+  return std::make_unique<DatObjectDocument>(*e);
+}
+
+Format dat_format() {
+  Format f;
+  f.name = "ac-dat";
+  f.engine = "asherons_call";
+  f.description = "Asheron's Call .dat container (client_portal.dat); --id picks an object";
+  f.maps_file = true;
+  f.extensions = {".dat"};
+  f.sniff = [](const std::filesystem::path&, Bytes head) {
+    if (head.size() < kDatHeaderEnd) return false;
+    try {
+      read_dat_header(head);
+      return true;
+    } catch (const Error&) {
+      return false;
+    }
+  };
+  f.open = [](const std::filesystem::path& path, Bytes,
+              const Options& options) -> std::unique_ptr<Document> {
+    return open_dat(path, options);
+  };
+  return f;
+}
+
 // `animkit demo`: the humanoid table driven walk -> run -> stop, traced and exported.
 void demo(DemoContext& ctx) {
   const std::filesystem::path dir = ctx.out_dir / "asherons_call";
@@ -253,7 +403,9 @@ void register_module(Registry& registry) {
       "ac-motion-table-json", "Asheron's Call MotionTable, animkit JSON form", true, true));
   engine.formats.push_back(
       make_format("ac-animation-json", "Asheron's Call Animation, animkit JSON form", true, false));
+  engine.formats.push_back(dat_format());
   engine.options = {{"motion-table", "Asheron's Call motion table (binary or JSON)"},
+                    {"id", "Asheron's Call dat: the object to open, e.g. 0x09000001"},
                     {"animations", "Asheron's Call animation folder (binary or JSON files)"},
                     {"parts", "Asheron's Call part hierarchy JSON (flat when absent)"}};
   engine.open_set = [](const Options& options) -> std::unique_ptr<Document> {

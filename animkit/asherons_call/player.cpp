@@ -2,10 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <optional>
 #include <ostream>
 
 #include "animkit/asherons_call/assets.h"
 #include "animkit/asherons_call/command_ids.h"
+#include "animkit/asherons_call/dat.h"
+#include "animkit/asherons_call/dat_objects.h"
 #include "animkit/asherons_call/json_helpers.h"
 
 namespace animkit::asherons_call {
@@ -258,9 +261,21 @@ int play_scenario(const Json& scenario, const std::filesystem::path& base, bool 
   const Choices choices =
       scenario.contains("choices") ? choices_from_json(scenario["choices"]) : Choices{};
   const Json& mt = member(scenario, "motion_table");
-  if (!mt.is_string()) throw Error("\"motion_table\": expected a file name");
-  auto table = std::make_shared<const CMotionTable>(load_motion_table(base / mt.get<std::string>()),
-                                                    choices);
+  if (!mt.is_string()) throw Error("\"motion_table\": expected a file name (or an id with \"dat\")");
+  // With "dat": the table is an object id of that dat, and its animations come from it too.
+  std::optional<DatFile> dat;
+  if (auto it = scenario.find("dat"); it != scenario.end()) {
+    if (!it->is_string()) throw Error("\"dat\": expected a file name");
+    dat.emplace(DatFile::open(base / it->get<std::string>()));
+  }
+  const std::string dat_name = dat ? (base / scenario["dat"].get<std::string>()).string() : "";
+  MotionTable table_data;
+  try {
+    table_data = dat ? motion_table_from_dat(*dat, parse_command(mt.get<std::string>()))
+                     : load_motion_table(base / mt.get<std::string>());
+  } catch (const Error& e) {
+    throw dat ? e.with_file(dat_name) : e;
+  }
   AnimationStore store;
   if (auto it = scenario.find("animations"); it != scenario.end()) {
     if (it->is_string()) {
@@ -275,7 +290,14 @@ int play_scenario(const Json& scenario, const std::filesystem::path& base, bool 
     } else {
       throw Error("\"animations\": expected an object {\"0x03000101\": \"file\"} or a folder");
     }
+  } else if (dat) {
+    try {
+      store = animations_for(*dat, table_data);
+    } catch (const Error& e) {
+      throw e.with_file(dat_name);
+    }
   }
+  auto table = std::make_shared<const CMotionTable>(std::move(table_data), choices);
   PhysicsObj obj(table, &store);
   if (auto it = scenario.find("object"); it != scenario.end()) apply_object_settings(obj, *it);
   obj.enter_default_state();

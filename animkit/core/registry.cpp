@@ -58,6 +58,16 @@ const Format* Registry::by_extension(const std::filesystem::path& path) const {
 
 std::unique_ptr<Document> Registry::open(const std::filesystem::path& path,
                                          const Options& options, const Format** used) const {
+  // A format that maps the file itself gets the head only (Format::maps_file).
+  if (const Format* m = mapping_format(path, options)) {
+    if (used) *used = m;
+    const std::vector<uint8_t> head = read_head(path, 64 * 1024);
+    try {
+      return m->open(path, head, options);
+    } catch (const Error& e) {
+      throw e.with_file(path.string());
+    }
+  }
   const std::vector<uint8_t> bytes = read_file(path);
   const Format* f = nullptr;
   if (auto it = options.find("format"); it != options.end() && !it->second.empty()) {
@@ -78,6 +88,38 @@ std::unique_ptr<Document> Registry::open(const std::filesystem::path& path,
   } catch (const Error& e) {
     throw e.with_file(path.string());
   }
+}
+
+const Format* Registry::mapping_format(const std::filesystem::path& path,
+                                       const Options& options) const {
+  bool any = false;
+  for (const Engine& e : engines_) {
+    for (const Format& f : e.formats) any |= f.maps_file;
+  }
+  if (!any) return nullptr;
+  if (auto it = options.find("format"); it != options.end() && !it->second.empty()) {
+    const Format* f = format(it->second);
+    return f && f->maps_file ? f : nullptr;
+  }
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return nullptr;
+  const std::vector<uint8_t> head = read_head(path, 64 * 1024);
+  for (const Engine& e : engines_) {
+    for (const Format& f : e.formats) {
+      if (f.maps_file && f.sniff && f.sniff(path, head)) return &f;
+    }
+  }
+  return nullptr;
+}
+
+std::vector<uint8_t> read_head(const std::filesystem::path& path, size_t n) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("cannot open the file", std::nullopt, path.string());
+  std::vector<uint8_t> bytes(n);
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(n));
+  bytes.resize(static_cast<size_t>(in.gcount()));
+  if (in.bad()) throw Error("cannot read the file", std::nullopt, path.string());
+  return bytes;
 }
 
 std::vector<uint8_t> read_file(const std::filesystem::path& path) {

@@ -117,6 +117,9 @@ struct Format {
   // Writes this format from glTF-read animation (`animkit import --as NAME`); empty when the
   // format cannot be written from glTF. Throws animkit::Error when the animation does not fit.
   std::function<ImportResult(const ImportRequest& request)> import_gltf = nullptr;
+  // A large container that maps the file itself (Asheron's Call's ac-dat): Registry::open then
+  // hands open() only the first 64 KiB (the sniffed head), never the whole file.
+  bool maps_file = false;
 };
 
 // An option an engine adds to the shared verbs (info, dump, export, validate, view, plot),
@@ -173,11 +176,15 @@ class Registry {
                                  const Format** used = nullptr) const;
 
  private:
+  // The maps_file format that is forced or that sniffs the file's head, or nullptr.
+  const Format* mapping_format(const std::filesystem::path& path, const Options& options) const;
   std::vector<Engine> engines_;
 };
 
 // Reads a whole file; throws animkit::Error naming it when it cannot be read.
 std::vector<uint8_t> read_file(const std::filesystem::path& path);
+// Reads at most the first n bytes of a file.
+std::vector<uint8_t> read_head(const std::filesystem::path& path, size_t n);
 void write_file(const std::filesystem::path& path, std::span<const uint8_t> bytes);
 void write_text(const std::filesystem::path& path, const std::string& text);
 // Parses JSON text; throws animkit::Error with the byte offset of a syntax error.

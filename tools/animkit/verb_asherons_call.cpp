@@ -5,6 +5,7 @@
 
 #include "animkit/asherons_call/assets.h"
 #include "animkit/asherons_call/command_ids.h"
+#include "animkit/asherons_call/dat.h"
 #include "animkit/asherons_call/player.h"
 #include "animkit/asherons_call/wire.h"
 #include "cli.h"
@@ -192,17 +193,74 @@ void add_convert(CLI::App& group, Cli& cli) {
   });
 }
 
+// `ac list DAT [--type T]`: the directory (no object is read).
+void add_list(CLI::App& group, Cli& cli) {
+  auto* verb = group.add_subcommand("list", "the objects of a .dat (client_portal.dat), by id");
+  static std::string dat_path, type;
+  verb->add_option("dat", dat_path, "the .dat file")->required();
+  verb->add_option("--type", type, "motion-table, animation, setup (or 0xNN): only that type");
+  verb->add_flag("--json", cli.json, "one JSON document");
+  verb->callback([&cli] {
+    const DatFile dat = DatFile::open(dat_path);
+    std::vector<DatEntry> entries;
+    try {
+      entries = type.empty() ? dat.list() : dat.list_type(dat_type_from_name(type));
+    } catch (const Error& e) {
+      throw e.with_file(dat_path);
+    }
+    if (cli.json) {
+      Json list = Json::array();
+      for (const DatEntry& e : entries) list.push_back(to_json(e));
+      cli.out << list.dump() << "\n";
+      return;
+    }
+    for (const DatEntry& e : entries) {
+      cli.out << fmt::format("{}  {:<16} {:>9} bytes at {}\n", hex32(e.id),
+                             dat_type_name(static_cast<uint8_t>(e.id >> 24)), e.size,
+                             hex32(e.offset));
+    }
+  });
+}
+
+// `ac extract DAT ID -o FILE`: the object's stored bytes, byte-exact.
+void add_extract(CLI::App& group, Cli& cli) {
+  auto* verb = group.add_subcommand("extract", "one object of a .dat, its bytes as stored");
+  static std::string dat_path, id_text, out;
+  verb->add_option("dat", dat_path, "the .dat file")->required();
+  verb->add_option("id", id_text, "the object id, e.g. 0x09000001")->required();
+  verb->add_option("-o,--output", out, "where to write the bytes")->required();
+  verb->add_flag("--json", cli.json, "report as JSON");
+  verb->callback([&cli] {
+    const uint32_t id = parse_command(id_text);
+    const DatFile dat = DatFile::open(dat_path);
+    std::vector<uint8_t> bytes;
+    try {
+      bytes = dat.read_object(id);
+    } catch (const Error& e) {
+      throw e.with_file(dat_path);
+    }
+    write_file(out, bytes);
+    if (cli.json) {
+      cli.out << Json{{"id", hex32(id)}, {"size", bytes.size()}, {"output", out}}.dump() << "\n";
+    } else {
+      cli.out << fmt::format("{}: {} bytes -> {}\n", hex32(id), bytes.size(), out);
+    }
+  });
+}
+
 }  // namespace
 
 void add_asherons_call_verbs(CLI::App& app, Cli& cli) {
   auto* group =
-      app.add_subcommand("ac", "Asheron's Call: command ids, movement messages, conversions");
+      app.add_subcommand("ac", "Asheron's Call: command ids, movement messages, conversions, dats");
   group->alias("asherons_call");
   group->require_subcommand(1);
   add_commands(*group, cli);
   add_wire(*group, cli);
   add_encode(*group, cli);
   add_convert(*group, cli);
+  add_list(*group, cli);
+  add_extract(*group, cli);
 }
 
 }  // namespace animkit::cli

@@ -1,6 +1,7 @@
 #include "animkit/asherons_call/physics_obj.h"
 
 #include "animkit/asherons_call/frame_ops.h"
+#include "animkit/core/limits.h"
 
 namespace animkit::asherons_call {
 
@@ -33,7 +34,10 @@ void PhysicsObj::update_object(double dt) {
     UpdateObjectInternal(static_cast<float>(remaining));
     return;
   }
+  // Issue 19: a dt of 1e300 sliced for ever (remaining - 1 == remaining); the slices are budgeted.
+  StepBudget slices("update_object: one-second slices of dt");
   while (remaining >= 2.0) {
+    slices.step();
     UpdateObjectInternal(1.0f);
     remaining -= 1.0;
   }

@@ -2,10 +2,16 @@
 // animkit::Error naming the limit, within a bounded time and memory; never a signal.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <chrono>
+#include <filesystem>
 #include <sstream>
 #include <string>
 
+#include "animkit/asherons_call/command_ids.h"
+#include "animkit/asherons_call/player.h"
+#include "animkit/asherons_call/synthetic.h"
 #include "animkit/core/error.h"
 #include "animkit/core/json_util.h"
 #include "animkit/core/registry.h"
@@ -74,6 +80,45 @@ TEST(FuzzFindings, ShadowOfWarCharactersAreBudgeted) {
   s["characters"][0]["count"] = 10000000;
   EXPECT_NE(sow_error(s).find("the characters' poses: 340000000 x 256 bytes"), std::string::npos);
   EXPECT_NE(sow_error(s).find("(--max-memory)"), std::string::npos);
+}
+
+// --- Asheron's Call (fuzz_asherons_call_play) ---
+
+// The humanoid table and its animations in a folder of this process.
+std::filesystem::path ac_folder() {
+  static const std::filesystem::path dir = [] {
+    const auto d = std::filesystem::temp_directory_path() /
+                   ("animkit-fuzz-findings-" + std::to_string(getpid()));
+    std::filesystem::create_directories(d);
+    write_file(d / "table.bin", asherons_call::write_motion_table(asherons_call::humanoid_table()));
+    for (const auto& a : asherons_call::humanoid_animations())
+      write_file(d / (asherons_call::hex32(a.id) + ".bin"), asherons_call::write_animation(a));
+    return d;
+  }();
+  return dir;
+}
+
+std::string ac_error(double dt) {
+  Json animations = Json::object();
+  for (const auto& a : asherons_call::humanoid_animations())
+    animations[asherons_call::hex32(a.id)] = asherons_call::hex32(a.id) + ".bin";
+  const Json s = {{"engine", "asherons_call"},
+                  {"motion_table", "table.bin"},
+                  {"animations", animations},
+                  {"ticks", {{{"dt", 0.1}, {"do", {{{"motion", "WalkForward"}}}}}, {{"dt", dt}}}}};
+  return error_of([&] {
+    std::ostringstream out;
+    asherons_call::play_scenario(s, ac_folder(), true, out);
+  });
+}
+
+// dt 1e300 sliced update_object into one-second steps for ever (1e300 - 1 == 1e300).
+TEST(FuzzFindings, AsheronsCallHugeDtIsBudgeted) {
+  EXPECT_EQ(ac_error(0.5), "");
+  EXPECT_EQ(ac_error(1000), "");  // a thousand one-second slices
+  EXPECT_EQ(ac_error(1e300),
+            "update_object: one-second slices of dt: more than 1000000 steps in one update "
+            "(--max-steps)");
 }
 
 }  // namespace

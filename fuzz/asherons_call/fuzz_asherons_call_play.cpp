@@ -56,7 +56,23 @@ MotionData motion_data_from(Gen& g) {
   return d;
 }
 
+// Half the time the demo's humanoid table with a few entries added: its cycles and links play
+// real animations from the first tick, so the bytes reach the sequence at once.
+MotionTable humanoid_from(Gen& g) {
+  MotionTable t = humanoid_table();
+  auto key = [&] { return motion_key(motion::kNonCombat, any_motion(g)); };
+  for (int n = g.count(2, 20); n > 0; --n) t.cycles.push_back({key(), motion_data_from(g)});
+  for (int n = g.count(2, 10); n > 0; --n) t.modifiers.push_back({key(), motion_data_from(g)});
+  for (int n = g.count(3, 20); n > 0; --n) {
+    LinkSet s{key(), {}};
+    for (int m = g.count(3, 20); m > 0; --m) s.targets.push_back({any_motion(g), motion_data_from(g)});
+    t.links.push_back(std::move(s));
+  }
+  return t;
+}
+
 MotionTable table_from(Gen& g) {
+  if (g.coin()) return humanoid_from(g);
   MotionTable t;
   t.id = 0x09000101;
   t.default_style = g.rarely() ? any_motion(g) : motion::kNonCombat;
@@ -162,6 +178,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Gen g(data, size);
   write_file(dir() / "table.bin", write_motion_table(table_from(g)));
   Json animations = Json::object();
+  for (const Animation& a : humanoid_animations()) {
+    const std::string file = hex32(a.id) + ".bin";
+    if (!std::filesystem::exists(dir() / file)) write_file(dir() / file, write_animation(a));
+    animations[hex32(a.id)] = file;
+  }
   for (int i = 0; i < kAnimations; ++i) {
     const uint32_t id = kFirstAnimation + i;
     const int frames = g.pick({0, 1, 2, 10, 30, g.range(0, 120)});

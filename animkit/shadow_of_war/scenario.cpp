@@ -314,7 +314,10 @@ int play(const Json& s, const std::filesystem::path& base, const PlayOptions& op
          std::ostream& out) {
   if (!s.is_object()) throw Error("scenario: expected an object");
   Scene scene = scene_from_json(s, base, options.threads > 0 ? options.threads : -1);
-  const int frames = static_cast<int>(num(s, "frames", 60));
+  const float frame_count = num(s, "frames", 60);
+  if (!(frame_count >= 0 && frame_count <= 1e9f))  // issue 19: 1e30 was cast to int (undefined)
+    throw Error(fmt::format("scenario: 'frames' must be 0 to 1e9, not {}", frame_count));
+  const int frames = static_cast<int>(frame_count);
   const float dt = num(s, "dt", 1.f / 60.f);
   std::vector<std::pair<int, const Json*>> script;
   for (const Json& e : list(s, "script")) script.emplace_back(e.value("frame", 0), &e);

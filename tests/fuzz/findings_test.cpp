@@ -65,6 +65,15 @@ TEST(FuzzFindings, ShadowOfWarJointCountIsBounded) {
   }
 }
 
+// "frames": 1e30 was cast to int (undefined behaviour: UBSan stops the process).
+TEST(FuzzFindings, ShadowOfWarFrameCountIsChecked) {
+  for (double frames : {1e30, -1.0, 3e9}) {
+    Json s = sow_scene();
+    s["frames"] = frames;
+    EXPECT_EQ(sow_error(s).rfind("scenario: 'frames' must be 0 to 1e9", 0), 0u) << frames;
+  }
+}
+
 // A clip of 10^7 s makes 3 x 10^8 rotation keys on each of the 34 joints.
 TEST(FuzzFindings, ShadowOfWarClipKeysAreBudgeted) {
   Json s = sow_scene();

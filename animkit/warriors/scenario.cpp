@@ -115,10 +115,16 @@ struct Player {
   AnimSet set;
   std::map<std::string, AnimSet> others;  // other humans' sets, for paired tasks
 
-  std::unique_ptr<AnimTask> make_task(const Json& spec) {
+  // A hand-over chain ("next" in "next") is built, kept and destroyed by recursion: its depth is
+  // bounded (issue 19: 40,000 nested tasks overflowed the stack).
+  static constexpr int kMaxNextDepth = 256;
+
+  std::unique_ptr<AnimTask> make_task(const Json& spec, int depth = 0) {
     if (!spec.is_object() || !spec.contains("do") || !spec["do"].is_string()) {
       throw Error("a task is an object with \"do\"");
     }
+    if (depth > kMaxNextDepth)
+      throw Error(fmt::format("a task's \"next\" chain is deeper than {}", kMaxNextDepth));
     const std::string d = spec["do"].get<std::string>();
     std::unique_ptr<AnimTask> task;
     CharacterInstance* inst = &instance;
@@ -145,7 +151,7 @@ struct Player {
       if (type == 7) rate = number(spec, "rate", 1.0f);
       auto t = std::make_unique<ClipTask>(type, inst, clip, number(spec, "rate", rate));
       if ((type == 3 || type == 6) && spec.contains("next")) {
-        t->set_next(make_task(spec["next"]), number(spec, "blend", 0.0f));
+        t->set_next(make_task(spec["next"], depth + 1), number(spec, "blend", 0.0f));
       }
       task = std::move(t);
     } else if (d == "fade") {

@@ -83,7 +83,8 @@ std::string warriors_error(const Json& s) {
 // walked by recursion, and so is the task chain built from it.
 TEST(FuzzFindings, WarriorsNextChainIsBounded) {
   EXPECT_EQ(warriors_error(warriors_chain(200)), "");
-  EXPECT_EQ(warriors_error(warriors_chain(300)), "a task's \"next\" chain is deeper than 256");
+  EXPECT_EQ(warriors_error(warriors_chain(300)),
+            "tasks nested deeper than 256 (\"next\" inside \"next\")");
   std::string text;
   for (int i = 0; i < 40000; ++i) text += R"({"do": "clip_then_next", "anim": 4, "next": )";
   text += R"({"do": "loop", "anim": 4})" + std::string(40000, '}');
@@ -126,7 +127,7 @@ TEST(FuzzFindings, ShadowOfWarFrameCountIsChecked) {
   for (double frames : {1e30, -1.0, 3e9}) {
     Json s = sow_scene();
     s["frames"] = frames;
-    EXPECT_EQ(sow_error(s).rfind("scenario: 'frames' must be 0 to 1e9", 0), 0u) << frames;
+    EXPECT_NE(sow_error(s).find("must be 0 to 100,000,000"), std::string::npos) << frames;
   }
 }
 
@@ -182,8 +183,7 @@ TEST(FuzzFindings, AsheronsCallHugeDtIsBudgeted) {
   EXPECT_EQ(ac_error(0.5), "");
   EXPECT_EQ(ac_error(1000), "");  // a thousand one-second slices
   EXPECT_EQ(ac_error(1e300),
-            "update_object: one-second slices of dt: more than 10000 steps in one update "
-            "(--max-steps)");
+            "update_object: 1 s slices: more than 10000 steps in one update (--max-steps)");
   set_limits(saved);
 }
 

@@ -1,15 +1,17 @@
 # animkit: `make demo` runs the built-in sample, `make test` builds and runs every test twice
-# (optimised, then under AddressSanitizer + UndefinedBehaviorSanitizer). Both do their own set-up.
+# (optimised, then under AddressSanitizer + UndefinedBehaviorSanitizer), then every fuzz target
+# for FUZZ_SMOKE_SECONDS under the sanitizers (clang). Both do their own set-up.
 JOBS ?= 2
 CMAKE_FLAGS ?=
 RELEASE := build/release
 SANITIZE := build/asan
 FUZZ := build/fuzz
 FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 10
 # ccache hits across clones (CI builds a fresh clone in another folder).
 export CCACHE_BASEDIR := $(CURDIR)
 
-.PHONY: setup demo test test-release test-asan bench fuzz format configure-release
+.PHONY: setup demo test test-release test-asan test-fuzz bench fuzz fuzz-build format configure-release
 
 setup:
 	@bash scripts/setup.sh
@@ -21,7 +23,7 @@ demo: configure-release
 	@cmake --build $(RELEASE) -j$(JOBS) --target animkit
 	@$(RELEASE)/tools/animkit/animkit demo
 
-test: test-release test-asan
+test: test-release test-asan test-fuzz
 
 test-release: configure-release
 	cmake --build $(RELEASE) -j$(JOBS)
@@ -40,17 +42,30 @@ bench: configure-release
 	  [ -x "$$b" ] && echo "== $$b" && $$b --benchmark_repetitions=5 --benchmark_report_aggregates_only=true; \
 	done; true
 
-# Each libFuzzer target for FUZZ_SECONDS (default 60), corpus under fuzz-corpus/.
-fuzz: setup
+# The libFuzzer targets (clang, ASan + UBSan). The compile flags are the sanitizer pass's, so
+# ccache shares the objects.
+fuzz-build: setup
 	@cmake -S . -B $(FUZZ) -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DANIMKIT_SANITIZE=ON -DANIMKIT_TESTS=OFF -DANIMKIT_BENCH=OFF >/dev/null
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DANIMKIT_SANITIZE=ON -DANIMKIT_TESTS=OFF -DANIMKIT_BENCH=OFF >/dev/null
 	cmake --build $(FUZZ) -j$(JOBS)
-	@for f in $$(find $(FUZZ)/fuzz -maxdepth 2 -type f -name 'fuzz_*' -perm -u+x); do \
-	  n=$$(basename $$f); mkdir -p fuzz-corpus/$$n; echo "== $$n"; \
-	  $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=fuzz-corpus/$$n- \
-	    fuzz-corpus/$$n >$(FUZZ)/$$n.log 2>&1; rc=$$?; tail -3 $(FUZZ)/$$n.log; \
-	  [ $$rc -eq 0 ] || { echo "$$n failed: see $(FUZZ)/$$n.log"; exit 1; }; \
+
+# Each libFuzzer target for FUZZ_SECONDS (default 60), one after the other, on a corpus under
+# fuzz-corpus/<target> seeded from the demo's files and the fuzzers' generators; a crash, an
+# input running over 10 s or an RSS over 2 GB fails the run (fuzz/scripts/run_fuzzer.sh).
+fuzz: fuzz-build
+	@bash fuzz/scripts/seed_corpus.sh $(FUZZ) fuzz-corpus
+	@for f in $$(find $(FUZZ)/fuzz -maxdepth 2 -type f -name 'fuzz_*' -perm -u+x | sort); do \
+	  n=$$(basename $$f); \
+	  bash fuzz/scripts/run_fuzzer.sh $$f $(FUZZ_SECONDS) fuzz-corpus/$$n fuzz-corpus $(FUZZ)/$$n.log || exit 1; \
 	done
+
+# The fuzz smoke run of `make test` (issue 19, item 4): every target FUZZ_SMOKE_SECONDS (10), JOBS
+# at a time, on a fresh corpus seeded as above; artifacts and logs under $(FUZZ)/smoke.
+test-fuzz: fuzz-build
+	@rm -rf $(FUZZ)/smoke && bash fuzz/scripts/seed_corpus.sh $(FUZZ) $(FUZZ)/smoke
+	@find $(FUZZ)/fuzz -maxdepth 2 -type f -name 'fuzz_*' -perm -u+x | sort | \
+	  xargs -P $(JOBS) -I{} sh -c 'n=$$(basename {}); bash fuzz/scripts/run_fuzzer.sh {} $(FUZZ_SMOKE_SECONDS) $(FUZZ)/smoke/$$n $(FUZZ)/smoke' \
+	  || { echo "fuzz smoke run failed"; exit 1; }
 
 format:
 	@git ls-files '*.h' '*.cpp' | xargs clang-format -i

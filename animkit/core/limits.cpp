@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "animkit/core/error.h"
 
 namespace animkit {
@@ -41,6 +43,18 @@ void check_memory(uint64_t bytes, std::string_view what, std::optional<uint64_t>
     throw Error(fmt::format("{}: {} bytes exceed the memory limit of {} bytes (--max-memory)", what,
                             bytes, g_limits.max_memory),
                 offset);
+}
+
+void MemoryBudget::add(uint64_t count, uint64_t size, std::string_view item) {
+  const auto product = mul_u64(count, size);
+  if (!product) throw Error(fmt::format("{}: {}: {} x {} bytes overflows 64 bits", what_, item, count, size));
+  if (*product > max_ - std::min(bytes_, max_)) {
+    throw Error(fmt::format(
+        "{}: {}: {} x {} bytes bring the total to {} bytes, over the memory limit of {} bytes "
+        "(--max-memory)",
+        what_, item, count, size, bytes_ + std::min(*product, UINT64_MAX - bytes_), max_));
+  }
+  bytes_ += *product;
 }
 
 void StepBudget::exceeded() const {

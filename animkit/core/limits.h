@@ -36,6 +36,22 @@ uint64_t checked_size(uint64_t count, uint64_t size, std::string_view what,
 void check_memory(uint64_t bytes, std::string_view what,
                   std::optional<uint64_t> offset = std::nullopt);
 
+// Sums what one document or player allocates from input-driven sizes, item by item (a skeleton,
+// then each clip, then each character): the add that takes the total past limits().max_memory
+// throws "WHAT: ITEM: COUNT x SIZE bytes bring the total to N bytes, over the memory limit of M
+// bytes (--max-memory)". Use where no single allocation is too large but their sum can be.
+class MemoryBudget {
+ public:
+  explicit MemoryBudget(std::string_view what) : what_(what), max_(limits().max_memory) {}
+  void add(uint64_t count, uint64_t size, std::string_view item);
+  uint64_t bytes() const { return bytes_; }
+
+ private:
+  std::string_view what_;
+  uint64_t max_;
+  uint64_t bytes_ = 0;
+};
+
 // Counts the iterations of a loop whose length depends on input (a time step, a link chain, a
 // node rebuild); the step past limits().max_steps throws "WHAT: more than N steps in one update
 // (--max-steps)". Cheap: an increment and a compare. Make one per update (or per call).

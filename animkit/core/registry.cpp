@@ -141,8 +141,19 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
 }
 
 Json parse_json(std::string_view text, const std::string& file) {
+  // Copying, dumping and walking a value recurse once per level: nesting is bounded (issue 19: a
+  // scenario of 40,000 nested tasks overflowed the stack).
+  constexpr int kMaxDepth = 512;
+  auto depth = [&](int level, nlohmann::json::parse_event_t event, Json&) {
+    if (level >= kMaxDepth && (event == nlohmann::json::parse_event_t::object_start ||
+                               event == nlohmann::json::parse_event_t::array_start)) {
+      throw Error(fmt::format("invalid JSON: nested deeper than {} levels", kMaxDepth),
+                  std::nullopt, file);
+    }
+    return true;
+  };
   try {
-    return Json::parse(text.begin(), text.end());
+    return Json::parse(text.begin(), text.end(), depth);
   } catch (const nlohmann::json::parse_error& e) {
     // nlohmann's byte position is 1-based and counts the byte it stopped at.
     const uint64_t at = e.byte > 0 ? e.byte - 1 : 0;

@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "animkit/core/error.h"
+#include "animkit/core/limits.h"
 #include "animkit/shadow_of_war/anix.h"
 #include "animkit/shadow_of_war/anix_document.h"
 #include "animkit/shadow_of_war/keyword.h"
@@ -143,8 +144,13 @@ float num(const Json& j, const char* key, float fallback) {
   return j[key].get<float>();
 }
 
+// Rough bytes per joint of a skeleton, a rotation key and a character's pose buffers, for the
+// scene's memory budget (issue 19).
+constexpr uint64_t kBytesPerJoint = 256;
+constexpr uint64_t kBytesPerKey = sizeof(float) + sizeof(Quat);
+
 std::shared_ptr<AnimObject> load_file(const Json& f, const Scene& scene,
-                                      const std::filesystem::path& base) {
+                                      const std::filesystem::path& base, MemoryBudget& memory) {
   auto obj = std::make_shared<AnimObject>();
   obj->path = f.at("path").get<std::string>();
   if (f.contains("anix")) {
@@ -162,8 +168,15 @@ std::shared_ptr<AnimObject> load_file(const Json& f, const Scene& scene,
     obj->events = file.anim_chunk.event_dictionary;
   }
   for (const Json& c : list(f, "clips")) {
+    // synthetic_clip makes duration x 30 + 1 rotation keys on every joint.
+    const float duration = num(c, "duration", 1.f);
+    if (!(std::fabs(duration) <= 1e6f))
+      throw Error(fmt::format("scenario: clip duration {} is outside -1e6 to 1e6 s", duration));
+    const uint64_t keys = static_cast<uint64_t>(std::max(2.f, duration * 30.f + 1));
+    memory.add(keys * scene.skeleton.num_joints(), kBytesPerKey,
+               "clip '" + c.value("name", std::string()) + "'");
     obj->clips.push_back(synthetic_clip(c.at("name").get<std::string>(), scene.skeleton,
-                                        num(c, "duration", 1.f), c.value("looping", true),
+                                        duration, c.value("looping", true),
                                         num(c, "amplitude", 0.3f), num(c, "frequency", 1.f)));
     // Events of a synthetic clip, pre-parsed as the event dictionary holds them: "TEXT" or
     // {"ms": 100, "text": "RAGDOLL 0.25"} (README, play scenarios).
@@ -195,9 +208,15 @@ std::shared_ptr<AnimObject> load_file(const Json& f, const Scene& scene,
 Scene scene_from_json(const Json& s, const std::filesystem::path& base, int workers) {
   Scene scene;
   try {
-    scene.skeleton = synthetic_skeleton(static_cast<int>(num(s, "joints", 34)));
-    if (scene.skeleton.num_joints() == 0) throw Error("scenario: 'joints' must be at least 1");
-    for (const Json& f : list(s, "files")) scene.files.push_back(load_file(f, scene, base));
+    // What the scene's sizes allocate is budgeted (issue 19, animkit/core/limits.h); a skeleton
+    // has at most 32767 joints (int16 parents).
+    MemoryBudget memory("scenario");
+    const float joints = num(s, "joints", 34);
+    if (!(joints >= 1 && joints <= 32767))
+      throw Error(fmt::format("scenario: 'joints' must be 1 to 32767, not {}", joints));
+    memory.add(static_cast<uint64_t>(joints), kBytesPerJoint, "the skeleton's joints");
+    scene.skeleton = synthetic_skeleton(static_cast<int>(joints));
+    for (const Json& f : list(s, "files")) scene.files.push_back(load_file(f, scene, base, memory));
     if (s.contains("families")) {
       for (const Json& fam : s["families"])
         scene.tables.push_back(std::make_unique<ClipTable>(
@@ -291,6 +310,9 @@ Scene scene_from_json(const Json& s, const std::filesystem::path& base, int work
     scene.crowd = std::make_unique<Crowd>(workers < 0 ? kDefaultWorkers : workers);
     for (const Json& c : list(s, "characters")) {
       const int count = c.value("count", 1);
+      if (count > 0)
+        memory.add(static_cast<uint64_t>(count) * scene.skeleton.num_joints(), kBytesPerJoint,
+                   "the characters' poses");
       for (int k = 0; k < count; ++k) {
         std::string name = c.value("name", std::string("character"));
         if (count > 1) name += fmt::format("_{}", k);

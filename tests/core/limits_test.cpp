@@ -62,5 +62,25 @@ TEST(Limits, StepBudgetStopsAtTheLimit) {
   EXPECT_THROW(bulk.step(4), Error);
 }
 
+TEST(Limits, MemoryBudgetSumsItems) {
+  LimitsGuard guard;
+  set_limits({.max_memory = 1000, .max_steps = 10});
+  MemoryBudget budget("scenario");
+  budget.add(10, 50, "skeleton");  // 500
+  budget.add(5, 100, "clip 'a'");   // 1000: at the limit, allowed
+  EXPECT_EQ(budget.bytes(), 1000u);
+  try {
+    budget.add(1, 1, "character 'x'");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.message(),
+              "scenario: character 'x': 1 x 1 bytes bring the total to 1001 bytes, over the memory "
+              "limit of 1000 bytes (--max-memory)");
+  }
+  EXPECT_EQ(budget.bytes(), 1000u);  // a refused add is not counted
+  MemoryBudget wrap("clip");
+  EXPECT_THROW(wrap.add(uint64_t{1} << 32, uint64_t{1} << 32, "keys"), Error);  // wraps to 0
+}
+
 }  // namespace
 }  // namespace animkit

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <tuple>
+#include <type_traits>
 
 #include "animkit/core/error.h"
 #include "animkit/core/limits.h"
@@ -136,31 +137,41 @@ RuntimeClip::Channel<Key> build(const std::vector<Piecewise<T>>& tracks) {
     total += t.times.size();
     ch.step.push_back(t.step);
   }
+  if (total > std::numeric_limits<uint32_t>::max()) throw Error("runtime clip: more than 2^32 keys");
   check_memory(checked_size(total, sizeof(Key) + 3 * sizeof(float) + 2 * sizeof(uint32_t),
                             "runtime clip keys"),
                "runtime clip keys");
-  for (const Piecewise<T>& t : tracks) {
+  ch.same_times.reserve(n);
+  for (uint32_t j = 0; j < n; ++j) {
+    const Piecewise<T>& t = tracks[j];
     ch.track_begin.push_back(ch.track_begin.back() + static_cast<uint32_t>(t.times.size()));
     ch.by_track_time.insert(ch.by_track_time.end(), t.times.begin(), t.times.end());
+    const uint32_t candidate = j == 0 ? 0 : ch.same_times[j - 1];
+    ch.same_times.push_back(j > 0 && tracks[candidate].times == t.times ? candidate : j);
   }
-  // (need, track, index): the first two keys of every track first, then by need and track.
-  std::vector<std::tuple<float, uint32_t, uint32_t>> order;
+  // Per track, its place among the tracks that share its key times.
+  ch.rank_in_same.assign(n, 0);
+  {
+    std::vector<uint32_t> members(n, 0);
+    for (uint32_t j = 0; j < n; ++j) ch.rank_in_same[j] = members[ch.same_times[j]]++;
+  }
+  // (need, 0 / 1 for a track's first two keys and 2 after, the track sharing the times, track,
+  // index): the first two keys of every track first, then by need; the tracks that share times
+  // sit side by side for every key, so a seek finds them from the first one's position.
+  std::vector<std::tuple<float, uint32_t, uint32_t, uint32_t, uint32_t>> order;
   order.reserve(total);
-  for (uint32_t i = 0; i < 2; ++i) {
-    for (uint32_t j = 0; j < n; ++j) order.emplace_back(kNeverNeeded, j, i);
-  }
-  const size_t later = order.size();
   for (uint32_t j = 0; j < n; ++j) {
-    for (uint32_t i = 2; i < tracks[j].times.size(); ++i) {
-      order.emplace_back(tracks[j].times[i - 1], j, i);
+    for (uint32_t i = 0; i < tracks[j].times.size(); ++i) {
+      order.emplace_back(i < 2 ? kNeverNeeded : tracks[j].times[i - 1], std::min(i, 2u),
+                         ch.same_times[j], j, i);
     }
   }
-  std::sort(order.begin() + later, order.end());
+  std::sort(order.begin(), order.end());
   ch.stream.resize(order.size());
   ch.need.resize(order.size());
   ch.by_track_key.resize(order.size());
   for (size_t p = 0; p < order.size(); ++p) {
-    const auto [need, j, i] = order[p];
+    const auto [need, first, same, j, i] = order[p];
     Key& key = ch.stream[p];
     key.time = tracks[j].times[i];
     key.track = j;
@@ -207,7 +218,8 @@ size_t RuntimeClip::size_bytes() const {
   const auto bytes = [](const auto& ch) {
     return ch.stream.size() * sizeof(ch.stream[0]) + ch.need.size() * sizeof(float) +
            ch.track_begin.size() * sizeof(uint32_t) + ch.by_track_time.size() * sizeof(float) +
-           ch.by_track_key.size() * sizeof(uint32_t) + ch.step.size();
+           ch.by_track_key.size() * sizeof(uint32_t) + ch.step.size() +
+           (ch.same_times.size() + ch.rank_in_same.size()) * sizeof(uint32_t);
   };
   return bytes(translations_) + bytes(rotations_) + bytes(scales_) + is_default_.size();
 }
@@ -254,6 +266,7 @@ void RuntimeCursor::reset(const RuntimeClip& clip, float time) {
     }
     right_time_[c].assign(clip.num_joints(), 0.f);
   }
+  found_.assign(clip.num_joints(), 0);
   time_ = sanitize(time);
   seek(0, clip.translations(), time_);
   seek(1, clip.rotations(), time_);
@@ -279,37 +292,63 @@ void RuntimeCursor::move_to(const RuntimeClip& clip, float time) {
 }
 
 template <class Key>
-void RuntimeCursor::load(int c, const RuntimeClip::Channel<Key>& ch, uint32_t j, uint32_t left,
-                         uint32_t right) {
-  const int dim = kDims[c];
-  float* cache = caches_[c].data();
+inline void RuntimeCursor::load(int c, const RuntimeClip::Channel<Key>& ch, uint32_t j,
+                                uint32_t left, uint32_t right, float inv) {
+  constexpr int dim = std::is_same_v<Key, RuntimeClip::QuatKey> ? 4 : 3;
+  float* cache = caches_[c].data() + j;
+  const size_t pad = padded_;
   const Key& a = ch.stream[left];
   const Key& b = ch.stream[right];
-  float va[4] = {}, vb[4] = {};
+  float va[dim], vb[dim];
   decode(a, va);
   decode(b, vb);
   for (int k = 0; k < dim; ++k) {
-    cache[(kLeft + k) * padded_ + j] = va[k];
-    cache[(kLeft + dim + k) * padded_ + j] = vb[k];
+    cache[(kLeft + k) * pad] = va[k];
+    cache[(kLeft + dim + k) * pad] = vb[k];
   }
-  cache[kT0 * padded_ + j] = a.time;
-  cache[kInv * padded_ + j] = inverse_span(ch.step[j], a.time, b.time);
+  cache[kT0 * pad] = a.time;
+  cache[kInv * pad] = ch.step[j] ? 0.f : inv;
   right_time_[c][j] = b.time;
 }
 
+namespace {
+
+// How many of the n ascending values are <= x (std::upper_bound), without branches: each step's
+// load does not wait for a predicted compare, and nothing mispredicts on random times.
+inline uint32_t count_not_after(const float* a, uint32_t n, float x) {
+  if (n == 0) return 0;
+  const float* base = a;
+  while (n > 1) {
+    const uint32_t half = n / 2;
+    base += base[half - 1] <= x ? half : 0;
+    n -= half;
+  }
+  return static_cast<uint32_t>(base - a) + (*base <= x);
+}
+
+}  // namespace
+
 template <class Key>
 void RuntimeCursor::seek(int c, const RuntimeClip::Channel<Key>& ch, float time) {
-  next_[c] = static_cast<size_t>(std::upper_bound(ch.need.begin(), ch.need.end(), time) -
-                                 ch.need.begin());
+  next_[c] = count_not_after(ch.need.data(), static_cast<uint32_t>(ch.need.size()), time);
   const uint32_t n = static_cast<uint32_t>(ch.step.size());
   const float* times = ch.by_track_time.data();
+  float inv = 0;  // 1 / span of the last searched pair, shared with the tracks keyed alike
   for (uint32_t j = 0; j < n; ++j) {
+    if (const uint32_t same = ch.same_times[j]; same < j) {
+      // Keyed like an earlier track: its key, and its keys sit side by side with that track's.
+      const uint32_t k = found_[j] = found_[same];
+      const uint32_t b = ch.track_begin[same], rank = ch.rank_in_same[j];
+      if (same != ch.same_times[j - 1]) inv = inverse_span(false, times[b + k], times[b + k + 1]);
+      load(c, ch, j, ch.by_track_key[b + k] + rank, ch.by_track_key[b + k + 1] + rank, inv);
+      continue;
+    }
     const uint32_t b = ch.track_begin[j], count = ch.track_begin[j + 1] - b;  // >= 2
     // The last key whose time is <= time, kept inside [0, count - 2] (a pair always exists).
-    uint32_t k = static_cast<uint32_t>(std::upper_bound(times + b, times + b + count, time) -
-                                       (times + b));
-    k = k == 0 ? 0 : std::min(k - 1, count - 2);
-    load(c, ch, j, ch.by_track_key[b + k], ch.by_track_key[b + k + 1]);
+    uint32_t k = count_not_after(times + b, count, time);
+    k = found_[j] = k == 0 ? 0 : std::min(k - 1, count - 2);
+    inv = inverse_span(false, times[b + k], times[b + k + 1]);
+    load(c, ch, j, ch.by_track_key[b + k], ch.by_track_key[b + k + 1], inv);
   }
 }
 

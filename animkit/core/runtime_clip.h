@@ -6,7 +6,8 @@
 // k + 1 of a track sits at the time its key k comes into force. Forward play reads the stream
 // front to back and never searches. Random access stays O(log n): every track also has its key
 // times and their stream positions in track order, so a seek binary-searches each track and the
-// stream (RuntimeCursor::move_to).
+// stream (RuntimeCursor::move_to); tracks keyed at the same times (the usual case: every track on
+// the clip's frames) share one search.
 //
 // Every track becomes piecewise linear: translations and scales lerp, rotations nlerp on keys
 // flipped onto one hemisphere at compile time (so the runtime needs no sign test). Step tracks
@@ -68,6 +69,10 @@ class RuntimeClip {
     std::vector<float> by_track_time;   // every key time, track after track
     std::vector<uint32_t> by_track_key; // the stream position of each of those keys
     std::vector<uint8_t> step;          // per track: holds its left key (inv span 0)
+    // Per track: the first track with the same key times (itself when none), so a seek
+    // searches each distinct set of times once (clips keyed on frames share one).
+    std::vector<uint32_t> same_times;
+    std::vector<uint32_t> rank_in_same;  // per track: its place among those (0 for the first)
   };
   const Channel<Vec3Key>& translations() const { return translations_; }
   const Channel<QuatKey>& rotations() const { return rotations_; }
@@ -107,7 +112,8 @@ class RuntimeCursor {
   template <class Key>
   void advance(int c, const RuntimeClip::Channel<Key>& ch, float time);
   template <class Key>
-  void load(int c, const RuntimeClip::Channel<Key>& ch, uint32_t track, uint32_t left, uint32_t right);
+  void load(int c, const RuntimeClip::Channel<Key>& ch, uint32_t track, uint32_t left, uint32_t right,
+            float inv);
 
   const RuntimeClip* clip_ = nullptr;
   size_t padded_ = 0;
@@ -115,6 +121,7 @@ class RuntimeCursor {
   size_t next_[3] = {0, 0, 0};
   std::vector<float> caches_[3];
   std::vector<float> right_time_[3];  // per track: the right key's time
+  std::vector<uint32_t> found_;       // per track: the key a seek found (shared by same_times)
 };
 
 }  // namespace animkit

@@ -207,10 +207,42 @@ TEST(RuntimeClip, StreamIsInTheOrderKeysAreNeeded) {
       const auto& key = ch.stream[ch.by_track_key[i]];
       EXPECT_EQ(key.track, j);
       EXPECT_EQ(key.time, ch.by_track_time[i]);
+      const uint32_t same = ch.same_times[j];
+      ASSERT_LE(same, j);
+      EXPECT_EQ(ch.by_track_time[ch.track_begin[same] + (i - b)], ch.by_track_time[i]);
+      // Side by side with the first track keyed at these times.
+      EXPECT_EQ(ch.by_track_key[i], ch.by_track_key[ch.track_begin[same] + (i - b)] + ch.rank_in_same[j]);
       if (i >= b + 2) {
         EXPECT_EQ(ch.need[ch.by_track_key[i]], ch.by_track_time[i - 1]);
       }
     }
+  }
+}
+
+TEST(RuntimeClip, TracksOnTheSameTimesShareASearch) {
+  std::mt19937 rng(8);
+  Clip clip = random_clip(rng, 12, false);
+  // Joints 4-7 take joint 3's rotation times (and keep their own values): one search for 3-7.
+  for (int j = 4; j < 8; ++j) {
+    Track<Quat>& r = clip.joints[j].rotation;
+    r = clip.joints[3].rotation;
+    for (Quat& q : r.values) q = random_rotation(rng);
+  }
+  const std::vector<Transform> rest = random_rest(rng, 12);
+  const RuntimeClip rc(clip, rest);
+  const bool keyed = !clip.joints[3].rotation.empty();
+  for (uint32_t j = 4; j < 8; ++j) EXPECT_EQ(rc.rotations().same_times[j], keyed ? 3u : rc.rotations().same_times[3]);
+  // Forward play, then random jumps, each equal to a fresh seek and within the bound.
+  RuntimeCursor forward;
+  SoaPose p0(12), p1(12);
+  std::uniform_real_distribution<float> any(-1, 4);
+  for (int i = 0; i < 300; ++i) {
+    const float t = i < 150 ? i / 50.f : any(rng);
+    ASSERT_TRUE((SoaSamplingJob{&rc, t, &forward, &p0, {}}.run()));
+    RuntimeCursor fresh;
+    ASSERT_TRUE((SoaSamplingJob{&rc, t, &fresh, &p1, {}}.run()));
+    ASSERT_EQ(p0.data, p1.data) << t;
+    EXPECT_LE(compare(clip, rest, rc, t, true).r, 2e-4f) << t;  // between far-apart keys: 2e-4
   }
 }
 

@@ -381,6 +381,15 @@ void parse_block_chunk(const Reader& chunk, const AnimChunk& anim, BlockChunk& b
         }
         continue;
       }
+      // Two blocksets may share bytes only by being the same blockset (README, Choices 5).
+      for (const Span& other : spans) {
+        if (e.offset < other.end && other.start < e.offset + e.size) {
+          chunk.fail_at(e.offset, fmt::format("blockset at {:#x} ({:#x} bytes) of clip '{}' "
+                                              "overlaps {} (which ends at {:#x})",
+                                              e.offset, e.size, printable(rec.name()),
+                                              other.what, chunk.base() + other.end));
+        }
+      }
       seen.emplace_back(e.offset, e.size);
       bc.blocksets.push_back(
           parse_blockset(chunk.sub(e.offset, e.size), e.offset, rec.codecs.size()));
@@ -422,12 +431,26 @@ AnixFile parse_anix(Bytes bytes) {
                                 h.track_table_offset, r.size()));
   }
   Reader t = r.sub(h.track_table_offset, r.size() - h.track_table_offset);
+  // Every track takes at least a 4-byte node hash after one 8-byte run header: a count the table
+  // cannot hold is the header's error, not the error of whatever run is read past the table.
+  const uint64_t room = t.size() < 8 ? 0 : (t.size() - 8) / 4;
+  if (h.track_count > room) {
+    r.fail_at(0x10, fmt::format("header track count {} ({:#x}) does not fit: the track table at "
+                                "{:#x} has {:#x} bytes to the end of the file, room for at most "
+                                "{} tracks",
+                                h.track_count, h.track_count, h.track_table_offset, t.size(),
+                                room));
+  }
   uint32_t total = 0;
   while (total < h.track_count) {
     TrackRun run;
     run.channel_hash = t.u32();
     const uint32_t n = t.u32();
-    if (n == 0) t.fail_at(t.pos() - 4, "track run of length 0");
+    if (n == 0) {
+      t.fail_at(t.pos() - 4, fmt::format("track run of length 0 ({} of the header's {} tracks "
+                                         "read)",
+                                         total, h.track_count));
+    }
     if (n > h.track_count - total) {
       t.fail_at(t.pos() - 4, fmt::format("track run of {} tracks exceeds the header's track "
                                          "count ({} left of {})",

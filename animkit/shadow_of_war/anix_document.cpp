@@ -244,6 +244,22 @@ std::vector<Finding> check(const AnixFile& f, size_t actual_size) {
           fmt::format("+0x30 low half {:#x} is not 0x7C + 16 * {} blocksets + 8 * {} named = "
                       "{:#x}",
                       r.size_field, r.blockset_table.size(), r.named_table.size(), expect));
+    // The root summary is a position and a rotation: a NaN or an infinity is no place.
+    {
+      const RootSummary& q = r.root;
+      const float v[] = {q.start_position.x, q.start_position.y, q.start_position.z,
+                         q.start_rotation.x, q.start_rotation.y, q.start_rotation.z,
+                         q.start_rotation.w, q.end_position.x,   q.end_position.y,
+                         q.end_position.z,   q.end_rotation.x,   q.end_rotation.y,
+                         q.end_rotation.z,   q.end_rotation.w};
+      for (size_t k = 0; k < std::size(v); ++k)
+        if (!std::isfinite(v[k])) {
+          add(E, "ROOT_SUMMARY", where,
+              fmt::format("root summary +{:#x} is {} (not a finite number)", 0x3C + 4 * k,
+                          std::isnan(v[k]) ? "NaN" : (v[k] > 0 ? "+Inf" : "-Inf")));
+          break;
+        }
+    }
     for (size_t t = 0; t < r.track_groups.size(); ++t)
       if (r.track_groups[t] >= r.codecs.size()) {
         add(E, "TRACK_GROUP", where,

@@ -162,6 +162,7 @@ BlendGraph blend_graph_from_json(const Json& j) {
       st.Looping = s.value("Looping", true);
       st.clip = s.value("clip", std::string());
       st.weight_set = s.value("WeightSet", std::string());
+      st.Tags = s.value("Tags", std::vector<std::string>{});
       g.states.push_back(std::move(st));
     }
     if (j.contains("transitions")) {

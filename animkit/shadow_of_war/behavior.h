@@ -44,6 +44,7 @@ struct BlendState {
   std::vector<int32_t> Links;  // StateTransition indices, tried in order
   std::string clip;            // Animation.SimpleAnimation: the clip by name
   std::string weight_set;      // a named weight set of the scenario ("" : all joints)
+  std::vector<std::string> Tags;  // names a keyword query tests by name (0x1BDEA50; README)
 };
 
 struct BlendGraph {

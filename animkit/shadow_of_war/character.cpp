@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "animkit/core/error.h"
 #include "animkit/shadow_of_war/keyword.h"
@@ -71,7 +72,10 @@ Character::Character(std::string name, std::shared_ptr<BlendGraph> graph, const 
   state_ = &graph_->states[graph_->start];
   const size_t t = state_tracker(graph_->start);
   model_.trackers[t].weight = 1;
+  if (!errors_.empty()) throw Error(errors_.front());
 }
+
+std::vector<std::string> Character::take_errors() { return std::exchange(errors_, {}); }
 
 void Character::set_value(std::string_view n, float v) { values_[graph_->value_index(n)] = v; }
 float Character::value(std::string_view n) const { return values_[graph_->value_index(n)]; }
@@ -81,18 +85,20 @@ size_t Character::state_tracker(int32_t s) {
   Tracker t;
   t.clip = table_ && !st.clip.empty() ? table_->find(st.clip) : nullptr;
   if (!st.clip.empty() && !t.clip) {
-    throw Error(
-        fmt::format("character '{}': state '{}' plays clip '{}', which its family's clip "
-                    "table does not hold",
-                    name_, st.name, st.clip));
+    // Entering such a state in play is an error the trace shows (the state is entered and its
+    // tracker has no clip); the constructor refuses it (README, Choices).
+    errors_.push_back(fmt::format("character '{}': state '{}' plays clip '{}', which its "
+                                  "family's clip table does not hold",
+                                  name_, st.name, st.clip));
   }
   t.rate = st.Rate;
   t.flags = kTrackerAdvance | (st.Looping ? kTrackerLoop : 0u);
   t.time = t.clip ? st.StartPct * t.clip->duration : 0.f;
   t.weight = 0;
-  if (!st.weight_set.empty() && weight_sets_) {
-    auto it = weight_sets_->find(st.weight_set);
-    if (it != weight_sets_->end()) t.weight_set = it->second;
+  if (!st.weight_set.empty()) {
+    if (!weight_sets_ || !weight_sets_->count(st.weight_set))
+      throw Error(fmt::format("state '{}': no weight set '{}'", st.name, st.weight_set));
+    t.weight_set = weight_sets_->at(st.weight_set);
   }
   return model_.add_tracker(t);
 }
@@ -111,8 +117,37 @@ void Character::enter_state(int32_t s, float blend_time) {
   }
 }
 
+void Character::die(const std::string& death_animation) {
+  dead_ = true;
+  transition_.reset();
+  ModelAnimation& m = model_;
+  while (m.trackers.size() > 1) m.remove_tracker(m.trackers.size() - 1);
+  Tracker& base = m.trackers[0];
+  base.clip = nullptr;
+  if (!death_animation.empty()) {
+    base.clip = table_ ? table_->find(death_animation) : nullptr;
+    if (!base.clip)
+      errors_.push_back(fmt::format("character '{}': RagdollDeathAnimation '{}' is not in its "
+                                    "family's clip table",
+                                    name_, death_animation));
+  }
+  // Played once from its start: advanced by the world clock, holding its last key.
+  base.time = 0;
+  base.rate = 1;
+  base.weight = 1;
+  base.weight_set = {};
+  base.flags = kTrackerAdvance;
+}
+
 void Character::update(float dt) {
   ModelAnimation& m = model_;
+  if (dead_) {
+    // Out of the locomotion graph: only the base clip plays on.
+    m.advance(dt);
+    state_time_ += dt;
+    m.submit();
+    return;
+  }
   // The implicit values the predicates can read.
   values_[kValueStateTime] = state_time_;
   const Tracker& cur = m.trackers.back();

@@ -12,6 +12,7 @@
 #include "animkit/core/skeleton.h"
 #include "animkit/shadow_of_war/behavior.h"
 #include "animkit/shadow_of_war/clip_table.h"
+#include "animkit/shadow_of_war/physics_ragdoll.h"
 #include "animkit/shadow_of_war/pose_job.h"
 #include "animkit/shadow_of_war/ragdoll.h"
 #include "animkit/shadow_of_war/tracker.h"
@@ -68,6 +69,20 @@ class Character {
   // Copied from Character/Models/Global at creation (0xFCFB4): later edits reach only
   // characters created afterwards.
   const DeathSettings& death_settings() const { return death_; }
+  // Its model record (Character/Models, [char+0x2B30]) by name ("" : none) and whether it is
+  // the player (whose resting body is relaxed, not cleaned up).
+  std::string model_name;
+  bool player = false;
+  // The combat object's animation index [[char+0x26A8]+0x114]: -1 when it plays no combat clip.
+  int32_t combat_anim = -1;
+  // Every character model carries a physics ragdoll ([model+0x1C8]), unconfigured while alive.
+  PhysicsRagdoll physics;
+  const ClipTable* table() const { return table_; }
+  // Spec, dead-body step 3: the character switches to RigidBody and plays `death_animation`
+  // (Character/Models/Global.RagdollDeathAnimation) on its base; it leaves its locomotion graph
+  // (no link is tried again) and only the base tracker remains. "" : the base pose.
+  void die(const std::string& death_animation);
+  bool dead() const { return dead_; }
 
   void set_value(std::string_view name, float v);
   float value(std::string_view name) const;
@@ -80,6 +95,8 @@ class Character {
   bool playing_clip_carries(uint32_t key) const;
   // Enters a state (the target of a link, or a state forced by code) with a cross-fade.
   void enter_state(int32_t state, float blend_time);
+  // What went wrong since the last call (a state entered whose clip is not loaded).
+  std::vector<std::string> take_errors();
 
  private:
   size_t state_tracker(int32_t state);
@@ -93,6 +110,8 @@ class Character {
   std::optional<Transition> transition_;
   DeathSettings death_;
   const std::map<std::string, std::vector<float>>* weight_sets_ = nullptr;
+  std::vector<std::string> errors_;
+  bool dead_ = false;
 };
 
 // Runs frames over characters: behaviour and submission on the calling (main) thread in

@@ -81,24 +81,14 @@ int32_t RagdollRing::claim(RagdollController& c) {
   return slot;
 }
 
-bool at_rest(float since_stamp, float brain_seconds, float speed, const RestSettings& s) {
-  const float t = since_stamp - brain_seconds;
-  return t >= s.rest_time || (t >= s.slow_rest_time && speed < s.AtRestSpeed);
+void RagdollRing::release(RagdollController& c) {
+  if (c.slot >= 0 && c.slot < kSlots && slots_[c.slot] == &c) slots_[c.slot] = nullptr;
+  c.slot = -1;
 }
 
-void DeadBody::start(RagdollRing& ring, const Brain* brain) {
-  controller.brain = brain;
-  ring.claim(controller);
-}
-
-void DeadBody::update(const BrainSample& sample, float speed, float dt,
-                      const RestSettings& settings) {
-  since_stamp += dt;
-  if (controller.slot >= 0 && controller.brain) {
-    controller.step(sample, dt);
-    brain_seconds += dt;
-  }
-  resting = resting || at_rest(since_stamp, brain_seconds, speed, settings);
+int RagdollRing::held() const {
+  return static_cast<int>(std::count_if(slots_.begin(), slots_.end(),
+                                        [](const RagdollController* c) { return c != nullptr; }));
 }
 
 Brain brain_from_json(const Json& j) {

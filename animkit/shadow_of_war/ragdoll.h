@@ -79,37 +79,15 @@ class RagdollRing {
   // 0x65C214: releases the controller in the cursor's slot, stores the new one, writes the slot
   // into controller+0x2EC and advances the cursor modulo 8. Returns the slot.
   int32_t claim(RagdollController& controller);
+  // Empties the controller's slot (the body cleanup stops its powered ragdoll); +0x2EC -> -1.
+  void release(RagdollController& controller);
+  int held() const;
   const std::array<RagdollController*, kSlots>& slots() const { return slots_; }
   int32_t cursor() const { return cursor_; }
 
  private:
   std::array<RagdollController*, kSlots> slots_{};
   int32_t cursor_ = 0;
-};
-
-// The rest test of the dead-body step: counting from the state's time stamp and leaving out the
-// brain's running time, at rest after 15 s, or after 3 s once the speed is below AtRestSpeed
-// (Character/Models/BodyCleanup; 15 cm/s without a record).
-struct RestSettings {
-  float AtRestSpeed = 15.f;    // cm/s ([base+0x26736AC])
-  float rest_time = 15.f;      // s ([base+0x26736A4])
-  float slow_rest_time = 3.f;  // s ([base+0x26736B0])
-};
-bool at_rest(float seconds_since_stamp, float brain_seconds, float speed,
-             const RestSettings& settings = {});
-
-// A dead body's part of the dead-body step (0x2F8460): the ring slot claimed at death, then on
-// every later frame the brain step and the rest test. The brain's running time is the time the
-// brain stepped (its controller held a slot), left out of the rest count (README, Choices).
-struct DeadBody {
-  RagdollController controller;
-  float since_stamp = 0;
-  float brain_seconds = 0;
-  bool resting = false;
-  // Step 2: claims a ring slot; the brain starts only with a ragdoll config (`brain`).
-  void start(RagdollRing& ring, const Brain* brain);
-  // Step 4: runs the brain, then tests for rest (once at rest, stays at rest).
-  void update(const BrainSample& sample, float speed, float dt, const RestSettings& settings);
 };
 
 // Character/Models/Global body settings, copied into char+0x1E50 when a character is created

@@ -65,10 +65,34 @@ const std::shared_ptr<AnimObject>& Scene::file(const std::string& path) {
   throw Error(fmt::format("scenario: no file '{}'", path));
 }
 
-void Scene::kill(const std::string& name) {
+void Scene::kill(const std::string& name, const std::string& attack,
+                 const DeadBodyFlags& flags) {
   if (dead.count(name)) return;
+  Character* who = nullptr;
+  for (const auto& c : crowd->characters())
+    if (c->name() == name) who = c.get();
+  if (!who) throw Error(fmt::format("script: no character '{}'", name));
+  DeathContext ctx;
+  ctx.character = who;
+  if (!attack.empty()) {
+    auto it = attacks.find(attack);
+    if (it == attacks.end()) throw Error(fmt::format("script: no attack '{}'", attack));
+    ctx.attack = &it->second;
+  }
+  // Step 2: the character's model ([char+0x2B30]) names a Character/Models.RagdollConfig or not.
+  std::string config = default_config;
+  if (!who->model_name.empty()) {
+    const CharacterModel& m = models.at(who->model_name);
+    config = m.RagdollConfig;
+    if (!m.BodyCleanup.empty()) ctx.cleanup = &body_cleanups.at(m.BodyCleanup);
+  }
+  if (!config.empty()) ctx.config = &ragdoll_configs.at(config);
+  auto b = buffs.find(name);
+  if (b != buffs.end()) ctx.buffs = b->second;
+  ctx.RagdollDeathAnimation = RagdollDeathAnimation;
   auto body = std::make_unique<DeadBody>();
-  body->start(ring, brain ? &*brain : nullptr);
+  body->flags = flags;
+  run_death_frame(*body, ctx, ring);
   died_this_frame.push_back(body.get());
   dead[name] = std::move(body);
 }
@@ -90,9 +114,15 @@ void Scene::update_dead(float dt) {
     s.spine_upright = value("spine_upright");
     s.head_severed = value("head_severed") != 0.f;
     s.combat_state = static_cast<int32_t>(value("combat_state"));
-    it->second->update(s, s.velocity, dt, rest);
+    it->second->update(s, s.velocity, dt, rest, ring);
   }
   died_this_frame.clear();
+}
+
+int Scene::corpses() const {
+  int n = 0;
+  for (const auto& [name, body] : dead) n += body->removed ? 0 : 1;
+  return n;
 }
 
 namespace {
@@ -135,6 +165,27 @@ std::shared_ptr<AnimObject> load_file(const Json& f, const Scene& scene,
     obj->clips.push_back(synthetic_clip(c.at("name").get<std::string>(), scene.skeleton,
                                         num(c, "duration", 1.f), c.value("looping", true),
                                         num(c, "amplitude", 0.3f), num(c, "frequency", 1.f)));
+    // Events of a synthetic clip, pre-parsed as the event dictionary holds them: "TEXT" or
+    // {"ms": 100, "text": "RAGDOLL 0.25"} (README, play scenarios).
+    if (!c.contains("events")) continue;
+    if (!obj->events) obj->events.emplace().path = obj->path;
+    EventDictionary& d = *obj->events;
+    const Clip& clip = obj->clips.back();
+    ClipEvents ce{clip.name, static_cast<uint32_t>(clip.duration * 30.f + 0.5f),
+                  static_cast<uint32_t>(clip.duration * 1000.f + 0.5f), {}};
+    for (const Json& e : c["events"]) {
+      const std::string text = e.is_string() ? e.get<std::string>() : e.value("text", "");
+      const uint32_t ms = e.is_object() ? e.value("ms", 0u) : 0u;
+      auto it = std::find(d.strings.begin(), d.strings.end(), text);
+      if (it == d.strings.end()) {
+        if (d.strings.size() >= kNoText)
+          throw Error(fmt::format("file '{}': more than 255 event strings", obj->path));
+        d.strings.push_back(text);
+        it = d.strings.end() - 1;
+      }
+      ce.events.push_back(event_word(static_cast<uint32_t>(it - d.strings.begin()), ms));
+    }
+    d.clips.push_back(std::move(ce));
   }
   return obj;
 }
@@ -175,14 +226,61 @@ Scene scene_from_json(const Json& s, const std::filesystem::path& base, int work
     }
     if (!s.contains("graph")) throw Error("scenario: no 'graph'");
     scene.graph = std::make_shared<BlendGraph>(blend_graph_from_json(s["graph"]));
+    for (const BlendState& st : scene.graph->states)
+      if (!st.weight_set.empty() && !scene.weight_sets.count(st.weight_set))
+        throw Error(fmt::format("scenario: state '{}' names WeightSet '{}', which 'weight_sets' "
+                                "does not define",
+                                st.name, st.weight_set));
     if (s.contains("global")) {
+      // Character/Models/Global: the ten body settings and RagdollDeathAnimation.
       const Json& g = s["global"];
       DeathSettings& d = scene.global;
-      d.BodyRagdoll = g.value("BodyRagdoll", d.BodyRagdoll);
-      d.BodyDeathForceScale = g.value("BodyDeathForceScale", d.BodyDeathForceScale);
-      d.BodyStickDist = g.value("BodyStickDist", d.BodyStickDist);
+      for (auto [key, field] : {std::pair{"BodyRagdoll", &d.BodyRagdoll},
+                                {"BodyDeathForce", &d.BodyDeathForce},
+                                {"BodyDirDeathForce", &d.BodyDirDeathForce}})
+        *field = g.value(key, *field);
+      for (auto [key, field] : {std::pair{"BodyDeathDirMinY", &d.BodyDeathDirMinY},
+                                {"BodyDeathForceScale", &d.BodyDeathForceScale},
+                                {"BodyDirDeathForceScale", &d.BodyDirDeathForceScale},
+                                {"BodyStickDist", &d.BodyStickDist},
+                                {"BodyStickTime", &d.BodyStickTime},
+                                {"BodyDeathScaleVelocity", &d.BodyDeathScaleVelocity},
+                                {"BodyDeathClampVelocityMax", &d.BodyDeathClampVelocityMax}})
+        *field = num(g, key, *field);
+      scene.RagdollDeathAnimation = g.value("RagdollDeathAnimation", std::string());
     }
-    if (s.contains("brain")) scene.brain = brain_from_json(s["brain"]);
+    for (const Json& r : list(s, "ragdoll_configs")) {
+      RagdollConfig c = ragdoll_config_from_json(r);
+      const std::string n = c.name;
+      if (!scene.ragdoll_configs.emplace(n, std::move(c)).second)
+        throw Error(fmt::format("scenario: ragdoll config '{}' defined twice", n));
+    }
+    if (s.contains("brain")) {
+      RagdollConfig c = ragdoll_config_from_json(s["brain"]);
+      scene.default_config = c.name;
+      scene.ragdoll_configs.emplace(c.name, std::move(c));
+    }
+    for (const auto& [name, a] : object(s, "attacks").items())
+      scene.attacks[name] = attack_from_json(name, a);
+    for (const auto& [name, r] : object(s, "BodyCleanup").items()) {
+      BodyCleanup& bc = scene.body_cleanups[name];
+      bc.name = name;
+      if (r.contains("AtRestSpeed")) bc.AtRestSpeed = num(r, "AtRestSpeed", 0);
+      if (r.contains("Lifetime")) bc.Lifetime = num(r, "Lifetime", 0);
+      bc.SinkDistance = num(r, "SinkDistance", 0);
+    }
+    for (const auto& [name, r] : object(s, "models").items()) {
+      CharacterModel m{name, r.value("RagdollConfig", std::string()),
+                       r.value("BodyCleanup", std::string()), r.value("ragdoll_bodies", 20)};
+      if (m.ragdoll_bodies < 1 || m.ragdoll_bodies > 256)
+        throw Error(fmt::format("model '{}': ragdoll_bodies {} must be 1 to 256", name,
+                                m.ragdoll_bodies));
+      if (!m.RagdollConfig.empty() && !scene.ragdoll_configs.count(m.RagdollConfig))
+        throw Error(fmt::format("model '{}': no ragdoll config '{}'", name, m.RagdollConfig));
+      if (!m.BodyCleanup.empty() && !scene.body_cleanups.count(m.BodyCleanup))
+        throw Error(fmt::format("model '{}': no BodyCleanup record '{}'", name, m.BodyCleanup));
+      scene.models[name] = std::move(m);
+    }
     // The values characters are given, and those a dead body's brain samples.
     for (const Json& c : list(s, "characters"))
       for (const auto& [v, x] : object(c, "values").items()) scene.graph->add_value(v);
@@ -202,6 +300,21 @@ Scene scene_from_json(const Json& s, const std::filesystem::path& base, int work
         auto ch = std::make_unique<Character>(name, scene.graph, table, scene.skeleton,
                                               scene.global, &scene.weight_sets);
         for (const auto& [v, x] : object(c, "values").items()) ch->set_value(v, x.get<float>());
+        ch->model_name = c.value("model", std::string());
+        if (!ch->model_name.empty() && !scene.models.count(ch->model_name))
+          throw Error(fmt::format("character '{}': no model '{}'", name, ch->model_name));
+        ch->player = c.value("player", false);
+        ch->combat_anim = c.value("combat_anim", -1);
+        if (!ch->model_name.empty())
+          ch->physics = PhysicsRagdoll(scene.models.at(ch->model_name).ragdoll_bodies);
+        if (c.contains("buffs"))
+          for (const Json& b : c["buffs"])
+            scene.buffs[name].push_back(
+                {b.at("name").get<std::string>(),
+                 b.value("DeathProjectiles", std::vector<std::string>{})});
+        for (const auto& other : scene.crowd->characters())
+          if (other->name() == name)
+            throw Error(fmt::format("scenario: two characters named '{}'", name));
         scene.crowd->characters().push_back(std::move(ch));
       }
     }
@@ -250,12 +363,40 @@ Json frame_json(const Scene& scene, int frame, float time) {
           {"prior", d.controller.prior >= 0
                         ? Json(d.controller.brain->BehaviorControllers[d.controller.prior].name)
                         : Json(nullptr)},
-          {"time", json_float(d.since_stamp)},
+          {"time", json_float(static_cast<float>(d.since_stamp))},
           {"at_rest", d.resting}};
+      Json& r = cj["ragdoll"];
+      r["flags"] = to_json(d.flags);
+      r["death"] = to_json(d.death);
+      r["death"]["death_settings"] = to_json(c->death_settings());
+      if (d.frames_since_stamp == 0) {
+        // The death frame: the joints as the setup left them.
+        Json joints = Json::array();
+        for (const RagdollJoint& j : c->physics.joints) joints.push_back(to_json(j));
+        r["joints"] = joints;
+        r["bodies"] = c->physics.bodies;
+      }
+      if (d.resting) r["rest_at"] = json_float(static_cast<float>(d.rest_at));
+      if (d.in_cleanup) {
+        r["cleanup"] = {{"record", d.cleanup ? Json(d.cleanup->name) : Json(nullptr)},
+                        {"removed", d.removed}};
+        if (d.cleanup && d.cleanup->Lifetime)
+          r["cleanup"]["Lifetime"] = json_float(static_cast<float>(*d.cleanup->Lifetime));
+        if (d.removed)
+          r["cleanup"]["SinkDistance"] = json_float(static_cast<float>(d.cleanup->SinkDistance));
+      } else if (d.relax_time > 0) {
+        r["relax_time"] = json_float(static_cast<float>(d.relax_time));
+      }
     }
     chars.push_back(cj);
   }
-  return {{"frame", frame}, {"time", json_float(time)}, {"characters", chars}};
+  return {{"frame", frame},
+          {"time", json_float(time)},
+          {"ragdolls",
+           {{"held_slots", scene.ring.held()},
+            {"cursor", scene.ring.cursor()},
+            {"corpses", scene.corpses()}}},
+          {"characters", chars}};
 }
 
 std::string frame_text(const Scene& scene, int frame, float time) {
@@ -280,7 +421,8 @@ std::string frame_text(const Scene& scene, int frame, float time) {
     if (it != scene.dead.end()) {
       const DeadBody& d = *it->second;
       ragdoll = fmt::format(" | ragdoll slot {} {}{}", d.controller.slot,
-                            d.controller.current_name(), d.resting ? " at rest" : "");
+                            d.controller.current_name(),
+                            d.removed ? " removed" : (d.resting ? " at rest" : ""));
     }
     out += fmt::format("frame {:4} t={:.4f} {} [{}] trackers: {} | ops: {}{}\n", frame, time,
                        c->name(), c->state()->name, trackers, ops, ragdoll);
@@ -291,13 +433,22 @@ std::string frame_text(const Scene& scene, int frame, float time) {
 int play(const Json& s, const std::filesystem::path& base, const PlayOptions& options,
          std::ostream& out) {
   if (!s.is_object()) throw Error("scenario: expected an object");
-  Scene scene = scene_from_json(s, base, options.threads > 0 ? options.threads : -1);
-  const int frames = static_cast<int>(num(s, "frames", 60));
+  // --threads 0 is the CLI's "engine default": three workers (README, Command line).
+  if (options.threads < 0)
+    throw Error(fmt::format("--threads {}: must be 0 (the default, 3 workers) or more",
+                            options.threads));
   const float dt = num(s, "dt", 1.f / 60.f);
+  if (!(dt >= 0.f) || !std::isfinite(dt))
+    throw Error(fmt::format("scenario: 'dt' {} must be a finite number of seconds, 0 or more", dt));
+  const float frames_value = num(s, "frames", 60);
+  if (!(frames_value >= 0.f) || frames_value > 1e8f)
+    throw Error(fmt::format("scenario: 'frames' {} must be 0 to 100,000,000", frames_value));
+  const int frames = static_cast<int>(frames_value);
+  Scene scene = scene_from_json(s, base, options.threads > 0 ? options.threads : -1);
   std::vector<std::pair<int, const Json*>> script;
   for (const Json& e : list(s, "script")) script.emplace_back(e.value("frame", 0), &e);
   const std::vector<ClipTable*> tables = scene.table_list();
-  float time = 0;
+  std::string first_error;
   for (int f = 0; f < frames; ++f) {
     for (const auto& [at, e] : script) {
       if (at != f) continue;
@@ -309,7 +460,14 @@ int play(const Json& s, const std::filesystem::path& base, const PlayOptions& op
           if (c->name() != who) continue;
           found = true;
           for (const auto& [v, x] : object(ev, "values").items()) c->set_value(v, x.get<float>());
-          if (ev.value("die", false)) scene.kill(who);
+          if (ev.contains("combat_anim")) c->combat_anim = ev["combat_anim"].get<int32_t>();
+          if (ev.value("die", false)) {
+            DeadBodyFlags flags;
+            const Json& fl = object(ev, "flags");
+            flags.b353 = fl.value("+0x353", flags.b353);
+            flags.b35A = fl.value("+0x35A", flags.b35A);
+            scene.kill(who, ev.value("attack", std::string()), flags);
+          }
           if (ev.contains("enter")) {
             const int32_t st = scene.graph->find_state(ev["enter"].get<std::string>());
             if (st < 0) throw Error("script: no state " + ev["enter"].dump());
@@ -341,13 +499,24 @@ int play(const Json& s, const std::filesystem::path& base, const PlayOptions& op
     }
     scene.crowd->frame(dt);
     scene.update_dead(dt);
-    time += dt;
+    std::vector<std::string> errors;
+    for (auto& c : scene.crowd->characters())
+      for (std::string& e : c->take_errors()) errors.push_back(std::move(e));
+    // Frame times as frame count x dt: a running float sum drifts (0.1 x 30 -> 3.0000012).
+    const float time = static_cast<float>((f + 1) * static_cast<double>(dt));
     if (options.json) {
-      out << frame_json(scene, f, time).dump() << "\n";
+      Json line = frame_json(scene, f, time);
+      if (!errors.empty()) line["errors"] = errors;
+      out << line.dump() << "\n";
     } else {
       out << frame_text(scene, f, time);
+      for (const std::string& e : errors) out << fmt::format("frame {:4} error: {}\n", f, e);
     }
+    if (!errors.empty() && first_error.empty())
+      first_error = fmt::format("frame {}: {}", f, errors.front());
   }
+  // The trace is complete; the run still fails (exit 1) on the first error it showed.
+  if (!first_error.empty()) throw Error(first_error);
   return 0;
 }
 

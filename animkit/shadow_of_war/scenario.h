@@ -29,6 +29,7 @@
 
 #include "animkit/core/registry.h"
 #include "animkit/shadow_of_war/character.h"
+#include "animkit/shadow_of_war/dead_body.h"
 
 namespace animkit::shadow_of_war {
 
@@ -37,6 +38,15 @@ Clip synthetic_clip(const std::string& name, const Skeleton& skeleton, float dur
                     float amplitude, float frequency);
 // The chain-and-branch skeleton of `joints` joints (core's synthetic workload skeleton).
 Skeleton synthetic_skeleton(int joints);
+
+// A Character/Models record: the ragdoll config it names (Character/Models.RagdollConfig, "" :
+// none) and its BodyCleanup record ("" : none).
+struct CharacterModel {
+  std::string name;
+  std::string RagdollConfig;
+  std::string BodyCleanup;
+  int32_t ragdoll_bodies = 20;  // orcs, ologs, trolls 20; humans, wargs 21
+};
 
 struct Scene {
   Skeleton skeleton;
@@ -49,14 +59,23 @@ struct Scene {
   // Ragdolls: the ring of eight, the brain of the scene's ragdoll config (when given), the rest
   // settings, and the dead bodies by character name.
   RagdollRing ring;
-  std::optional<Brain> brain;
+  std::string default_config;  // "brain": the ragdoll config of characters without a model
+  std::map<std::string, RagdollConfig> ragdoll_configs;  // Ragdoll configs (Orc_Base ...)
+  std::map<std::string, BodyCleanup> body_cleanups;  // Character/Models/BodyCleanup records
+  std::map<std::string, CharacterModel> models;      // Character/Models records
+  std::map<std::string, Attack> attacks;             // Combat/Attack records by name
+  std::map<std::string, std::vector<Buff>> buffs;    // Combat/Buffs by character name
+  std::string RagdollDeathAnimation;                 // Character/Models/Global
   RestSettings rest;
   std::map<std::string, std::unique_ptr<DeadBody>> dead;
   // Bodies whose death frame this is: the death frame's call of the dead-body step claims the
   // slot and starts the brain (steps 1-3); the brain and the rest test run on every later frame.
   std::vector<const DeadBody*> died_this_frame;
-  void kill(const std::string& character);
+  // The death frame's call of the dead-body step (steps 1-3); `attack`: "" for none.
+  void kill(const std::string& character, const std::string& attack = {},
+            const DeadBodyFlags& flags = {});
   void update_dead(float dt);
+  int corpses() const;  // dead bodies the cleanup has not removed
 
   ClipTable* table(const std::string& family);
   std::vector<ClipTable*> table_list();

@@ -3,8 +3,25 @@
 
 #include "animkit/shadow_of_war/anix_build.h"
 #include "animkit/shadow_of_war/keyword.h"
+#include "animkit/shadow_of_war/scenario.h"
+
+#include <sstream>
 
 namespace animkit::shadow_of_war::testing {
+
+// `animkit play --json` of a scenario: one parsed trace record per frame.
+inline std::vector<Json> play_frames(const Json& scenario, int threads = 0) {
+  std::ostringstream out;
+  PlayOptions o;
+  o.json = true;
+  o.threads = threads;
+  play(scenario, ".", o, out);
+  std::istringstream lines(out.str());
+  std::string line;
+  std::vector<Json> frames;
+  while (std::getline(lines, line)) frames.push_back(Json::parse(line));
+  return frames;
+}
 
 inline TrackRun run(uint32_t channel, std::initializer_list<uint32_t> nodes) {
   return {channel, nodes};

@@ -345,20 +345,31 @@ TEST(Ragdoll, PriorControllerCondition) {
 }
 
 // Spec, "The dead-body step" 4: at rest after 15 s, or after 3 s once the speed is below
-// AtRestSpeed (15 cm/s without a record); the brain's running time is left out.
+// AtRestSpeed (15 cm/s without a record), counted in world time from the state's time stamp.
 TEST(Ragdoll, RestTest) {
-  EXPECT_FALSE(at_rest(14.9f, 0, 100));
-  EXPECT_TRUE(at_rest(15.f, 0, 100));
-  EXPECT_FALSE(at_rest(2.9f, 0, 1));
-  EXPECT_TRUE(at_rest(3.f, 0, 14.9f));
-  EXPECT_FALSE(at_rest(3.f, 0, 15.f));
-  EXPECT_FALSE(at_rest(15.5f, 1.f, 100));  // 14.5 s without the brain's time
+  EXPECT_FALSE(at_rest(14.9, 100));
+  EXPECT_TRUE(at_rest(15.0, 100));
+  EXPECT_FALSE(at_rest(2.9, 1));
+  EXPECT_TRUE(at_rest(3.0, 14.9));
+  EXPECT_FALSE(at_rest(3.0, 15.0));  // "falls below": 15 is not below 15
+  float summed = 0;  // a float sum of 0.1f lands beside 3.0; the tolerance takes either side
+  for (int i = 0; i < 30; ++i) summed += 0.1f;
+  EXPECT_NE(summed, 3.0f);
+  EXPECT_TRUE(at_rest(summed, 0));
+  EXPECT_FALSE(at_rest(3.0 - 1e-5, 0));  // but not a real shortfall
+  EXPECT_TRUE(at_rest(180 * 0.016666666, 0));  // 1/60 printed short of its value
   RestSettings troll;
   troll.AtRestSpeed = 1000000;  // BodyCleanup Troll / Fellbeast
-  EXPECT_TRUE(at_rest(3.f, 0, 5000, troll));
-  EXPECT_FALSE(at_rest(2.f, 0, 5000, troll));
-  EXPECT_FALSE(at_rest(3.f, 0, 5000));
-  EXPECT_EQ(RestSettings{}.AtRestSpeed, 15.f);
+  EXPECT_TRUE(at_rest(3.0, 5000, troll));
+  EXPECT_FALSE(at_rest(2.0, 5000, troll));
+  EXPECT_FALSE(at_rest(3.0, 5000));
+  EXPECT_EQ(RestSettings{}.AtRestSpeed, 15.0);
+  EXPECT_EQ(RestSettings{}.rest_time, 15.0);       // [base+0x26736A4]
+  EXPECT_EQ(RestSettings{}.slow_rest_time, 3.0);   // [base+0x26736B0]
+  RestSettings no_slow;
+  no_slow.slow_rest_enabled = false;
+  EXPECT_FALSE(at_rest(14.0, 0, no_slow));
+  EXPECT_TRUE(at_rest(15.0, 0, no_slow));
 }
 
 // Spec, "The dead-body step": settings copied from Global at creation.
@@ -402,8 +413,8 @@ namespace animkit::shadow_of_war {
 namespace {
 
 // Spec, "The ring of eight" and "The dead-body step", through `animkit play`: ten deaths, at most
-// eight powered ragdolls; the brain runs only while its controller holds a slot, and the rest
-// count leaves the brain's running time out.
+// eight powered ragdolls; the brain runs only while its controller holds a slot; a fast body
+// rests 15 s after its death, brain or not, and the body cleanup releases its slot.
 TEST(Play, DeathsClaimTheRingOfEight) {
   Json s = Json::parse(R"({"engine": "shadow_of_war", "joints": 4, "frames": 250, "dt": 0.1,
     "files": [{"path": "a.anix", "clips": [{"name": "idle", "duration": 1}]}],
@@ -415,14 +426,7 @@ TEST(Play, DeathsClaimTheRingOfEight) {
     "script": []})");
   for (int i = 0; i < 10; ++i)
     s["script"].push_back({{"frame", i}, {"character", "orc_" + std::to_string(i)}, {"die", true}});
-  std::ostringstream out;
-  PlayOptions o;
-  o.json = true;
-  play(s, ".", o, out);
-  std::istringstream lines(out.str());
-  std::string line;
-  std::vector<Json> frames;
-  while (std::getline(lines, line)) frames.push_back(Json::parse(line));
+  const std::vector<Json> frames = testing::play_frames(s);
   ASSERT_EQ(frames.size(), 250u);
   const Json& f10 = frames[10]["characters"];
   EXPECT_EQ(f10[0]["ragdoll"]["slot"], -1);  // released by the ninth claim
@@ -430,12 +434,23 @@ TEST(Play, DeathsClaimTheRingOfEight) {
   EXPECT_EQ(f10[8]["ragdoll"]["slot"], 0);
   EXPECT_EQ(f10[9]["ragdoll"]["slot"], 1);
   EXPECT_EQ(f10[9]["ragdoll"]["controller"], "DieController");
+  EXPECT_EQ(frames[10]["ragdolls"]["held_slots"], 8);
   EXPECT_EQ(frames[40]["characters"][9]["ragdoll"]["controller"], "WritheOnGroundController");
   EXPECT_EQ(frames[40]["characters"][9]["ragdoll"]["prior"], "DieController");
-  // orc_0 lost its slot at frame 8 after 0.7 s of brain (frames 1-7): at rest 15 s after
-  // that (speed stays high), about frame 157.
-  EXPECT_FALSE(frames[150]["characters"][0]["ragdoll"]["at_rest"].get<bool>());
-  EXPECT_TRUE(frames[160]["characters"][0]["ragdoll"]["at_rest"].get<bool>());
+  // orc_9 died at frame 9: 150 later frames make 15.0 s (at frame 159), while it holds slot 1
+  // and its brain runs.
+  EXPECT_FALSE(frames[158]["characters"][9]["ragdoll"]["at_rest"].get<bool>());
+  EXPECT_EQ(frames[158]["characters"][9]["ragdoll"]["slot"], 1);
+  EXPECT_EQ(frames[158]["ragdolls"]["held_slots"], 1);
+  const Json& rest = frames[159]["characters"][9]["ragdoll"];
+  EXPECT_TRUE(rest["at_rest"].get<bool>());
+  EXPECT_EQ(rest["rest_at"].get<double>(), 15.0);
+  EXPECT_EQ(rest["slot"], -1);  // the body cleanup released it
+  EXPECT_EQ(frames[159]["ragdolls"]["held_slots"], 0);
+  EXPECT_EQ(frames[159]["ragdolls"]["corpses"], 10);  // no BodyCleanup Lifetime: they stay
+  // orc_0 died at frame 0: at rest at frame 150 exactly.
+  EXPECT_FALSE(frames[149]["characters"][0]["ragdoll"]["at_rest"].get<bool>());
+  EXPECT_TRUE(frames[150]["characters"][0]["ragdoll"]["at_rest"].get<bool>());
 }
 
 // Spec, "The dead-body step": on the frame of death the step is called once (steps 1-3: slot,
@@ -448,14 +463,7 @@ TEST(Play, DeathFrameClaimsTheSlotBrainStepsOnLaterFrames) {
     "brain": {"name": "Orc_Base", "BehaviorControllers": [{"name": "DieController"}]},
     "characters": [{"name": "orc", "values": {"height": 0, "velocity": 100}}],
     "script": [{"frame": 1, "character": "orc", "die": true}]})");
-  std::ostringstream out;
-  PlayOptions o;
-  o.json = true;
-  play(s, ".", o, out);
-  std::istringstream lines(out.str());
-  std::string line;
-  std::vector<Json> frames;
-  while (std::getline(lines, line)) frames.push_back(Json::parse(line));
+  const std::vector<Json> frames = testing::play_frames(s);
   ASSERT_EQ(frames.size(), 4u);
   EXPECT_FALSE(frames[0]["characters"][0].contains("ragdoll"));
   const Json& death = frames[1]["characters"][0]["ragdoll"];

@@ -102,8 +102,10 @@ void Blend(const BlendLayer* layers, size_t count, const float* rest, float thre
       }
       accumulate(layer.pose, w);
     }
-    // Below the threshold, the rest pose makes up the difference.
-    accumulate(rest, hn::IfThenElseZero(hn::Lt(total, thr), hn::Sub(thr, total)));
+    // Below the threshold, the rest pose makes up the difference (skipped when no lane is:
+    // adding it with weight 0 changes nothing).
+    const auto below = hn::Lt(total, thr);
+    if (!hn::AllFalse(d, below)) accumulate(rest, hn::IfThenElseZero(below, hn::Sub(thr, total)));
     const V inv = hn::Div(hn::Set(d, 1.f), total);
     for (int c : {kTx, kTy, kTz, kSx, kSy, kSz}) hn::StoreU(hn::Mul(acc[c], inv), d, out + c * padded + i);
     Normalize(d, acc[kQx], acc[kQy], acc[kQz], acc[kQw]);

@@ -1,52 +1,91 @@
 // Times the core jobs on ozz-animation's sample workload so the figures compare side by side:
 // 64 joints, a 10 s clip keyed at 30 keys/s with translation, rotation and scale keys on every
-// joint. Prints ns per joint (the median of repeated runs) next to ozz's figures measured on this
-// machine (issue 2).
+// joint. Prints ns per joint (the median of repeated runs) for today's AoS jobs and for the
+// runtime clip + SoA SIMD jobs (issue 16), next to ozz's figures measured on this machine, and
+// the same jobs on 256 joints. Short run: bench_core --benchmark_min_time=0.05
+// --benchmark_repetitions=3.
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
+#include <cmath>
 #include <map>
+#include <memory>
 #include <random>
 #include <string>
 
 #include "animkit/core/blending_job.h"
 #include "animkit/core/local_to_model_job.h"
 #include "animkit/core/sampling_job.h"
+#include "animkit/core/soa_jobs.h"
 #include "animkit/core/synthetic.h"
 
 namespace animkit {
 namespace {
 
-constexpr int kJoints = 64;
-
+// One workload per joint count (64: ozz's sample; 256: a crowd-sized rig).
 struct Workload {
-  Animated a = synthetic_workload(kJoints, 10, 30);
-  Clip second = a.clips[0];  // a second clip for the blends, shifted in time
-  std::vector<Transform> l0 = std::vector<Transform>(kJoints), l1 = l0, l2 = l0, l3 = l0, out = l0;
-  std::vector<Mat4> model = std::vector<Mat4>(kJoints);
-  std::vector<float> upper_mask = std::vector<float>(kJoints);
-  Workload() {
+  explicit Workload(int joints)
+      : joints(joints),
+        a(synthetic_workload(joints, 10, 30)),
+        second(a.clips[0]),
+        l0(joints), l1(joints), l2(joints), l3(joints), out(joints),
+        model(joints),
+        upper_mask(joints),
+        soa{SoaPose(joints), SoaPose(joints), SoaPose(joints), SoaPose(joints)},
+        soa_out(joints),
+        soa_rest(joints) {
+    // A second clip for the blends, shifted in time.
     for (JointTracks& jt : second.joints) {
       for (float& t : jt.rotation.times) t += 0.01f;
     }
     const std::vector<uint8_t> m = a.skeleton.subtree_mask(1);
-    for (int j = 0; j < kJoints; ++j) upper_mask[j] = m[j];
+    for (int j = 0; j < joints; ++j) upper_mask[j] = m[j];
+    runtime.emplace_back(a.clips[0], a.skeleton.rest);
+    runtime.emplace_back(second, a.skeleton.rest);
+    soa_rest.assign(a.skeleton.rest);
+    // The blends read sampled poses (not the rest pose everywhere).
+    SamplingCursor c;
+    for (std::vector<Transform>* l : {&l0, &l1, &l2, &l3}) {
+      SamplingJob{&a.clips[0], 0.37f * static_cast<float>(l - &l0 + 1), &c, a.skeleton.rest, *l, {}}.run();
+    }
+    soa[0].assign(l0), soa[1].assign(l1), soa[2].assign(l2), soa[3].assign(l3);
   }
+  int joints;
+  Animated a;
+  Clip second;
+  std::vector<Transform> l0, l1, l2, l3, out;
+  std::vector<Mat4> model;
+  std::vector<float> upper_mask;
+  std::vector<RuntimeClip> runtime;
+  SoaPose soa[4];
+  SoaPose soa_out, soa_rest;
 };
 
-Workload& W() {
-  static Workload w;
-  return w;
+Workload& W(int joints) {
+  static std::map<int, std::unique_ptr<Workload>> w;
+  auto& p = w[joints];
+  if (!p) p = std::make_unique<Workload>(joints);
+  return *p;
 }
 
-void SetPerJoint(benchmark::State& state) {
+void SetPerJoint(benchmark::State& state, int joints) {
   state.counters["ns_per_joint"] = benchmark::Counter(
-      static_cast<double>(state.iterations()) * kJoints,  // inverted rate: seconds per joint
+      static_cast<double>(state.iterations()) * joints,  // inverted rate: seconds per joint
       benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
+std::vector<float> random_times() {
+  std::mt19937 rng(42);
+  std::uniform_real_distribution<float> any(0, 10);
+  std::vector<float> times(4096);
+  for (float& t : times) t = any(rng);
+  return times;
+}
+
+// ---- today's AoS jobs --------------------------------------------------------------------------
+
 void BM_SampleForward(benchmark::State& state) {
-  Workload& w = W();
+  Workload& w = W(state.range(0));
   SamplingCursor cursor;
   float t = 0;
   for (auto _ : state) {
@@ -55,26 +94,23 @@ void BM_SampleForward(benchmark::State& state) {
     t += 1.f / 60;
     if (t > 10) t = 0;
   }
-  SetPerJoint(state);
+  SetPerJoint(state, w.joints);
 }
 
 void BM_SampleRandom(benchmark::State& state) {
-  Workload& w = W();
+  Workload& w = W(state.range(0));
   SamplingCursor cursor;
-  std::mt19937 rng(42);
-  std::uniform_real_distribution<float> any(0, 10);
-  std::vector<float> times(4096);
-  for (float& t : times) t = any(rng);
+  const std::vector<float> times = random_times();
   size_t i = 0;
   for (auto _ : state) {
     SamplingJob{&w.a.clips[0], times[i++ & 4095], &cursor, w.a.skeleton.rest, w.l0, {}}.run();
     benchmark::DoNotOptimize(w.l0.data());
   }
-  SetPerJoint(state);
+  SetPerJoint(state, w.joints);
 }
 
 void Blend(benchmark::State& state, int layer_count, bool masked) {
-  Workload& w = W();
+  Workload& w = W(state.range(0));
   const BlendingLayer layers[4] = {{w.l0, 0.4f, {}},
                                    {w.l1, 0.6f, masked ? std::span<const float>(w.upper_mask)
                                                        : std::span<const float>()},
@@ -88,23 +124,23 @@ void Blend(benchmark::State& state, int layer_count, bool masked) {
     job.run();
     benchmark::DoNotOptimize(w.out.data());
   }
-  SetPerJoint(state);
+  SetPerJoint(state, w.joints);
 }
 void BM_Blend2(benchmark::State& s) { Blend(s, 2, false); }
 void BM_Blend4(benchmark::State& s) { Blend(s, 4, false); }
 void BM_Blend2Masked(benchmark::State& s) { Blend(s, 2, true); }
 
 void BM_LocalToModel(benchmark::State& state) {
-  Workload& w = W();
+  Workload& w = W(state.range(0));
   for (auto _ : state) {
-    LocalToModelJob{&w.a.skeleton, w.a.skeleton.rest, nullptr, w.model}.run();
+    LocalToModelJob{&w.a.skeleton, w.l0, nullptr, w.model}.run();
     benchmark::DoNotOptimize(w.model.data());
   }
-  SetPerJoint(state);
+  SetPerJoint(state, w.joints);
 }
 
 void BM_Pipeline(benchmark::State& state) {
-  Workload& w = W();
+  Workload& w = W(state.range(0));
   SamplingCursor c0, c1;
   const BlendingLayer layers[2] = {{w.l0, 0.5f, {}}, {w.l1, 0.5f, {}}};
   BlendingJob blend;
@@ -121,16 +157,97 @@ void BM_Pipeline(benchmark::State& state) {
     t += 1.f / 60;
     if (t > 10) t = 0;
   }
-  SetPerJoint(state);
+  SetPerJoint(state, w.joints);
 }
 
-BENCHMARK(BM_SampleForward);
-BENCHMARK(BM_SampleRandom);
-BENCHMARK(BM_Blend2);
-BENCHMARK(BM_Blend4);
-BENCHMARK(BM_Blend2Masked);
-BENCHMARK(BM_LocalToModel);
-BENCHMARK(BM_Pipeline);
+// ---- the runtime clip and the SoA SIMD jobs ----------------------------------------------------
+
+void BM_SoaSampleForward(benchmark::State& state) {
+  Workload& w = W(state.range(0));
+  RuntimeCursor cursor;
+  float t = 0;
+  for (auto _ : state) {
+    SoaSamplingJob{&w.runtime[0], t, &cursor, &w.soa[0], {}}.run();
+    benchmark::DoNotOptimize(w.soa[0].data.data());
+    t += 1.f / 60;
+    if (t > 10) t = 0;
+  }
+  SetPerJoint(state, w.joints);
+}
+
+void BM_SoaSampleRandom(benchmark::State& state) {
+  Workload& w = W(state.range(0));
+  RuntimeCursor cursor;
+  const std::vector<float> times = random_times();
+  size_t i = 0;
+  for (auto _ : state) {
+    SoaSamplingJob{&w.runtime[0], times[i++ & 4095], &cursor, &w.soa[0], {}}.run();
+    benchmark::DoNotOptimize(w.soa[0].data.data());
+  }
+  SetPerJoint(state, w.joints);
+}
+
+void SoaBlend(benchmark::State& state, int layer_count, bool masked) {
+  Workload& w = W(state.range(0));
+  const SoaBlendingLayer layers[4] = {{&w.soa[0], 0.4f, {}},
+                                      {&w.soa[1], 0.6f, masked ? std::span<const float>(w.upper_mask)
+                                                               : std::span<const float>()},
+                                      {&w.soa[2], 0.3f, {}},
+                                      {&w.soa[3], 0.2f, {}}};
+  SoaBlendingJob job;
+  job.layers = std::span<const SoaBlendingLayer>(layers, layer_count);
+  job.rest = &w.soa_rest;
+  job.output = &w.soa_out;
+  for (auto _ : state) {
+    job.run();
+    benchmark::DoNotOptimize(w.soa_out.data.data());
+  }
+  SetPerJoint(state, w.joints);
+}
+void BM_SoaBlend2(benchmark::State& s) { SoaBlend(s, 2, false); }
+void BM_SoaBlend4(benchmark::State& s) { SoaBlend(s, 4, false); }
+void BM_SoaBlend2Masked(benchmark::State& s) { SoaBlend(s, 2, true); }
+
+void BM_SoaLocalToModel(benchmark::State& state) {
+  Workload& w = W(state.range(0));
+  for (auto _ : state) {
+    SoaLocalToModelJob{&w.a.skeleton, &w.soa[0], nullptr, w.model}.run();
+    benchmark::DoNotOptimize(w.model.data());
+  }
+  SetPerJoint(state, w.joints);
+}
+
+void BM_SoaPipeline(benchmark::State& state) {
+  Workload& w = W(state.range(0));
+  RuntimeCursor c0, c1;
+  const SoaBlendingLayer layers[2] = {{&w.soa[0], 0.5f, {}}, {&w.soa[1], 0.5f, {}}};
+  SoaBlendingJob blend;
+  blend.layers = layers;
+  blend.rest = &w.soa_rest;
+  blend.output = &w.soa_out;
+  float t = 0;
+  for (auto _ : state) {
+    SoaSamplingJob{&w.runtime[0], t, &c0, &w.soa[0], {}}.run();
+    SoaSamplingJob{&w.runtime[1], t, &c1, &w.soa[1], {}}.run();
+    blend.run();
+    SoaLocalToModelJob{&w.a.skeleton, &w.soa_out, nullptr, w.model}.run();
+    benchmark::DoNotOptimize(w.model.data());
+    t += 1.f / 60;
+    if (t > 10) t = 0;
+  }
+  SetPerJoint(state, w.joints);
+}
+
+#define ANIMKIT_BENCH_JOB(aos, soa)   \
+  BENCHMARK(aos)->Arg(64)->Arg(256); \
+  BENCHMARK(soa)->Arg(64)->Arg(256)
+ANIMKIT_BENCH_JOB(BM_SampleForward, BM_SoaSampleForward);
+ANIMKIT_BENCH_JOB(BM_SampleRandom, BM_SoaSampleRandom);
+ANIMKIT_BENCH_JOB(BM_Blend2, BM_SoaBlend2);
+ANIMKIT_BENCH_JOB(BM_Blend4, BM_SoaBlend4);
+ANIMKIT_BENCH_JOB(BM_Blend2Masked, BM_SoaBlend2Masked);
+ANIMKIT_BENCH_JOB(BM_LocalToModel, BM_SoaLocalToModel);
+ANIMKIT_BENCH_JOB(BM_Pipeline, BM_SoaPipeline);
 
 // Collects each benchmark's median ns/joint (or its single run) for the closing table.
 class TableReporter : public benchmark::ConsoleReporter {
@@ -139,29 +256,39 @@ class TableReporter : public benchmark::ConsoleReporter {
     ConsoleReporter::ReportRuns(runs);
     for (const Run& r : runs) {
       const bool median = r.run_type == Run::RT_Aggregate && r.aggregate_name == "median";
-      if (median || (r.run_type == Run::RT_Iteration && !results_.count(r.run_name.function_name))) {
-        results_[r.run_name.function_name] = r.counters.at("ns_per_joint").value * 1e9;
+      const std::string key = r.run_name.function_name + "/" + r.run_name.args;
+      if (median || (r.run_type == Run::RT_Iteration && !results_.count(key))) {
+        results_[key] = r.counters.at("ns_per_joint").value * 1e9;
       }
     }
   }
+  double get(const std::string& fn, int joints) const {
+    auto it = results_.find(fn + "/" + std::to_string(joints));
+    return it == results_.end() ? NAN : it->second;
+  }
+  // ozz-animation 0.16 (-O3, SSE2) on the same 64-joint workload, median ns per joint, measured
+  // side by side on this machine (issue 16): the reference column.
   void PrintTable() const {
-    const std::pair<const char*, std::pair<const char*, double>> rows[] = {
-        {"BM_SampleForward", {"sample forward (dt 1/60)", 15.6}},
-        {"BM_SampleRandom", {"sample at random times", 560}},
-        {"BM_Blend2", {"blend 2 layers", 2.6}},
-        {"BM_Blend4", {"blend 4 layers", 0}},
-        {"BM_Blend2Masked", {"blend 2, subtree mask", 3.8}},
-        {"BM_LocalToModel", {"local-to-model", 6.9}},
-        {"BM_Pipeline", {"2 samples + blend + l2m", 41}}};
-    std::printf("\n%-28s %14s %14s %8s\n", "job (64 joints)", "animkit ns/jt", "ozz ns/jt", "ratio");
-    for (const auto& [key, row] : rows) {
-      auto it = results_.find(key);
-      if (it == results_.end()) continue;
-      if (row.second > 0) {
-        std::printf("%-28s %14.2f %14.1f %8.2f\n", row.first, it->second, row.second, it->second / row.second);
-      } else {
-        std::printf("%-28s %14.2f %14s %8s\n", row.first, it->second, "-", "-");
-      }
+    struct Row {
+      const char* aos;
+      const char* soa;
+      const char* name;
+      double ozz;
+    };
+    const Row rows[] = {{"BM_SampleForward", "BM_SoaSampleForward", "sample forward (dt 1/60)", 15.76},
+                        {"BM_SampleRandom", "BM_SoaSampleRandom", "sample at random times", 634.5},
+                        {"BM_Blend2", "BM_SoaBlend2", "blend 2 layers", 2.49},
+                        {"BM_Blend4", "BM_SoaBlend4", "blend 4 layers", 4.79},
+                        {"BM_Blend2Masked", "BM_SoaBlend2Masked", "blend 2, subtree mask", 3.87},
+                        {"BM_LocalToModel", "BM_SoaLocalToModel", "local-to-model", 6.57},
+                        {"BM_Pipeline", "BM_SoaPipeline", "2 samples + blend + l2m", 40.90}};
+    std::printf("\nns per joint (median); SoA = runtime clip + SIMD jobs on %s\n", soa_simd_target());
+    std::printf("%-26s %8s %8s %8s %8s %8s | %8s %8s\n", "job", "AoS 64", "SoA 64", "ozz 64",
+                "AoS/ozz", "SoA/ozz", "AoS 256", "SoA 256");
+    for (const Row& r : rows) {
+      const double a = get(r.aos, 64), s = get(r.soa, 64);
+      std::printf("%-26s %8.2f %8.2f %8.2f %8.2f %8.2f | %8.2f %8.2f\n", r.name, a, s, r.ozz,
+                  a / r.ozz, s / r.ozz, get(r.aos, 256), get(r.soa, 256));
     }
   }
 

@@ -1,0 +1,387 @@
+#include "animkit/core/runtime_clip.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <limits>
+#include <tuple>
+#include <type_traits>
+
+#include "animkit/core/error.h"
+#include "animkit/core/limits.h"
+#include "animkit/core/sampling_job.h"
+
+namespace animkit {
+
+int16_t RuntimeClip::quantize(float c) {
+  const float q = std::nearbyint(std::clamp(c, -1.f, 1.f) * 32767.f);
+  return static_cast<int16_t>(q);
+}
+
+namespace {
+
+constexpr float kNeverNeeded = -std::numeric_limits<float>::infinity();
+
+// One track made piecewise linear, before encoding; the last key is repeated (the hold).
+template <class T>
+struct Piecewise {
+  std::vector<float> times;
+  std::vector<T> values;
+  bool step = false;
+};
+
+// What the runtime evaluates between two of its keys.
+Vec3 linear(Vec3 a, Vec3 b, float s) { return lerp(a, b, s); }
+Quat linear(Quat a, Quat b, float s) {
+  return normalize({a.x + (b.x - a.x) * s, a.y + (b.y - a.y) * s, a.z + (b.z - a.z) * s,
+                    a.w + (b.w - a.w) * s});
+}
+
+float distance(Vec3 a, Vec3 b) {
+  return std::max({std::fabs(a.x - b.x), std::fabs(a.y - b.y), std::fabs(a.z - b.z)});
+}
+// Component distance between two rotations, up to sign (q and -q are one rotation).
+float distance(Quat a, Quat b) {
+  if (dot(a, b) < 0.f) b = -b;
+  return std::max({std::fabs(a.x - b.x), std::fabs(a.y - b.y), std::fabs(a.z - b.z),
+                   std::fabs(a.w - b.w)});
+}
+
+// The value the runtime stores for `v` after `prev`: rotations on prev's hemisphere.
+Vec3 aligned(Vec3 v, Vec3) { return v; }
+Quat aligned(Quat q, Quat prev) { return dot(prev, q) < 0.f ? -q : q; }
+
+// True when the segment from key k can differ from the runtime's lerp / nlerp of its ends.
+bool curved(const Track<Vec3>& t, size_t) { return t.interpolation == Interpolation::kHermite; }
+bool curved(const Track<Quat>& t, size_t k) {
+  switch (t.interpolation) {
+    case Interpolation::kHermite:
+    case Interpolation::kSlerp: return true;
+    case Interpolation::kLinear: return dot(t.values[k], t.values[k + 1]) < 0.f;  // no flip
+    default: return false;
+  }
+}
+
+template <class T>
+void push(Piecewise<T>& out, float time, T v) {
+  if (!out.step && !out.values.empty()) v = aligned(v, out.values.back());
+  out.times.push_back(time);
+  out.values.push_back(v);
+}
+
+// Adds the interior keys the segment [lo, hi] of neutral key k needs for its linear form to stay
+// within kCurveTolerance of the neutral evaluation at 1/4, 1/2 and 3/4 of every piece.
+template <class T>
+void subdivide(const Track<T>& track, uint32_t k, float lo, T vlo, float hi, T vhi, int depth,
+               Piecewise<T>& out) {
+  if (depth >= RuntimeClip::kMaxSubdivision) return;
+  bool close = true;
+  for (float s : {0.25f, 0.5f, 0.75f}) {
+    const T exact = evaluate(track, lo + (hi - lo) * s, k);
+    if (distance(linear(vlo, aligned(vhi, vlo), s), exact) > RuntimeClip::kCurveTolerance) {
+      close = false;
+      break;
+    }
+  }
+  if (close) return;
+  const float mid = lo + (hi - lo) * 0.5f;
+  if (!(mid > lo && mid < hi)) return;  // no float between: nothing to split
+  const T vmid = aligned(evaluate(track, mid, k), vlo);
+  subdivide(track, k, lo, vlo, mid, vmid, depth + 1, out);
+  push(out, mid, vmid);
+  subdivide(track, k, mid, out.values.back(), hi, vhi, depth + 1, out);
+}
+
+template <class T>
+Piecewise<T> make_piecewise(const Track<T>& track, const T& rest) {
+  Piecewise<T> out;
+  if (track.empty()) {
+    out.step = true;
+    push(out, 0.f, rest);
+  } else {
+    out.step = track.interpolation == Interpolation::kStep;
+    for (size_t k = 0; k < track.size(); ++k) {
+      push(out, track.times[k], track.values[k]);
+      if (!out.step && k + 1 < track.size() && curved(track, k)) {
+        subdivide(track, static_cast<uint32_t>(k), track.times[k], out.values.back(),
+                  track.times[k + 1], track.values[k + 1], 0, out);
+      }
+    }
+  }
+  // The hold: the last key repeated, so the pair after the last key spans nothing.
+  out.times.push_back(out.times.back());
+  out.values.push_back(out.values.back());
+  return out;
+}
+
+void encode(RuntimeClip::Vec3Key& key, Vec3 v) {
+  key.v[0] = v.x;
+  key.v[1] = v.y;
+  key.v[2] = v.z;
+}
+void encode(RuntimeClip::QuatKey& key, Quat q) {
+  const float c[4] = {q.x, q.y, q.z, q.w};
+  for (int i = 0; i < 4; ++i) key.v[i] = RuntimeClip::quantize(c[i]);
+}
+
+// Lays the tracks out as one stream in the order the keys are needed (see the header).
+template <class Key, class T>
+RuntimeClip::Channel<Key> build(const std::vector<Piecewise<T>>& tracks) {
+  RuntimeClip::Channel<Key> ch;
+  const uint32_t n = static_cast<uint32_t>(tracks.size());
+  ch.track_begin.reserve(n + 1);
+  ch.track_begin.push_back(0);
+  ch.step.reserve(n);
+  uint64_t total = 0;
+  for (const Piecewise<T>& t : tracks) {
+    total += t.times.size();
+    ch.step.push_back(t.step);
+  }
+  if (total > std::numeric_limits<uint32_t>::max()) throw Error("runtime clip: more than 2^32 keys");
+  check_memory(checked_size(total, sizeof(Key) + 3 * sizeof(float) + 2 * sizeof(uint32_t),
+                            "runtime clip keys"),
+               "runtime clip keys");
+  ch.same_times.reserve(n);
+  for (uint32_t j = 0; j < n; ++j) {
+    const Piecewise<T>& t = tracks[j];
+    ch.track_begin.push_back(ch.track_begin.back() + static_cast<uint32_t>(t.times.size()));
+    ch.by_track_time.insert(ch.by_track_time.end(), t.times.begin(), t.times.end());
+    const uint32_t candidate = j == 0 ? 0 : ch.same_times[j - 1];
+    ch.same_times.push_back(j > 0 && tracks[candidate].times == t.times ? candidate : j);
+  }
+  // Per track, its place among the tracks that share its key times.
+  ch.rank_in_same.assign(n, 0);
+  {
+    std::vector<uint32_t> members(n, 0);
+    for (uint32_t j = 0; j < n; ++j) ch.rank_in_same[j] = members[ch.same_times[j]]++;
+  }
+  // (need, 0 / 1 for a track's first two keys and 2 after, the track sharing the times, track,
+  // index): the first two keys of every track first, then by need; the tracks that share times
+  // sit side by side for every key, so a seek finds them from the first one's position.
+  std::vector<std::tuple<float, uint32_t, uint32_t, uint32_t, uint32_t>> order;
+  order.reserve(total);
+  for (uint32_t j = 0; j < n; ++j) {
+    for (uint32_t i = 0; i < tracks[j].times.size(); ++i) {
+      order.emplace_back(i < 2 ? kNeverNeeded : tracks[j].times[i - 1], std::min(i, 2u),
+                         ch.same_times[j], j, i);
+    }
+  }
+  std::sort(order.begin(), order.end());
+  ch.stream.resize(order.size());
+  ch.need.resize(order.size());
+  ch.by_track_key.resize(order.size());
+  for (size_t p = 0; p < order.size(); ++p) {
+    const auto [need, first, same, j, i] = order[p];
+    Key& key = ch.stream[p];
+    key.time = tracks[j].times[i];
+    key.track = j;
+    encode(key, tracks[j].values[i]);
+    ch.need[p] = need;
+    ch.by_track_key[ch.track_begin[j] + i] = static_cast<uint32_t>(p);
+  }
+  return ch;
+}
+
+}  // namespace
+
+RuntimeClip::RuntimeClip(const Clip& clip, std::span<const Transform> rest) {
+  if (const std::string e = clip.validate(clip.joints.size()); !e.empty()) {
+    throw Error("runtime clip '" + clip.name + "': " + e);
+  }
+  if (rest.size() < clip.joints.size()) {
+    throw Error("runtime clip '" + clip.name + "': fewer rest transforms than joints");
+  }
+  if (clip.joints.size() > std::numeric_limits<uint32_t>::max() / 2) {
+    throw Error("runtime clip '" + clip.name + "': too many joints");
+  }
+  num_joints_ = clip.joints.size();
+  duration_ = clip.duration;
+  std::vector<Piecewise<Vec3>> t(num_joints_), s(num_joints_);
+  std::vector<Piecewise<Quat>> r(num_joints_);
+  is_default_.resize(num_joints_);
+  uint64_t keys = 0;  // subdivided curves can multiply the keys: bound them as they grow
+  for (size_t j = 0; j < num_joints_; ++j) {
+    const JointTracks& jt = clip.joints[j];
+    t[j] = make_piecewise(jt.translation, rest[j].translation);
+    r[j] = make_piecewise(jt.rotation, rest[j].rotation);
+    s[j] = make_piecewise(jt.scale, rest[j].scale);
+    keys += t[j].times.size() + r[j].times.size() + s[j].times.size();
+    check_memory(checked_size(keys, 2 * sizeof(Vec3Key), "runtime clip keys"), "runtime clip keys");
+    is_default_[j] = jt.translation.empty() && jt.rotation.empty() && jt.scale.empty();
+  }
+  translations_ = build<Vec3Key>(t);
+  rotations_ = build<QuatKey>(r);
+  scales_ = build<Vec3Key>(s);
+}
+
+size_t RuntimeClip::size_bytes() const {
+  const auto bytes = [](const auto& ch) {
+    return ch.stream.size() * sizeof(ch.stream[0]) + ch.need.size() * sizeof(float) +
+           ch.track_begin.size() * sizeof(uint32_t) + ch.by_track_time.size() * sizeof(float) +
+           ch.by_track_key.size() * sizeof(uint32_t) + ch.step.size() +
+           (ch.same_times.size() + ch.rank_in_same.size()) * sizeof(uint32_t);
+  };
+  return bytes(translations_) + bytes(rotations_) + bytes(scales_) + is_default_.size();
+}
+
+// ---- RuntimeCursor ---------------------------------------------------------------------------
+
+namespace {
+
+constexpr int kDims[3] = {3, 4, 3};
+
+inline void decode(const RuntimeClip::Vec3Key& key, float* out) {
+  out[0] = key.v[0];
+  out[1] = key.v[1];
+  out[2] = key.v[2];
+}
+inline void decode(const RuntimeClip::QuatKey& key, float* out) {
+  for (int i = 0; i < 4; ++i) out[i] = RuntimeClip::dequantize(key.v[i]);
+}
+
+inline float inverse_span(bool step, float t0, float t1) {
+  return !step && t1 > t0 ? 1.f / (t1 - t0) : 0.f;
+}
+
+// Times outside the float range (and NaN, "before the first key") clamp to finite values.
+inline float sanitize(float time) {
+  if (!(time >= -FLT_MAX)) return -FLT_MAX;
+  return time > FLT_MAX ? FLT_MAX : time;
+}
+
+}  // namespace
+
+void RuntimeCursor::reset(const RuntimeClip& clip, float time) {
+  clip_ = &clip;
+  padded_ = soa_padded(clip.num_joints());
+  for (int c = 0; c < 3; ++c) {
+    const int dim = kDims[c];
+    caches_[c].assign(static_cast<size_t>(kLeft + 2 * dim) * padded_, 0.f);
+    if (c != 0) {  // rotations' w and scales hold 1 in the padding (identity)
+      for (int side = 0; side < 2; ++side) {
+        for (int k = c == 1 ? 3 : 0; k < dim; ++k) {
+          std::fill_n(caches_[c].data() + (kLeft + side * dim + k) * padded_, padded_, 1.f);
+        }
+      }
+    }
+    right_time_[c].assign(clip.num_joints(), 0.f);
+  }
+  found_.assign(clip.num_joints(), 0);
+  time_ = sanitize(time);
+  seek(0, clip.translations(), time_);
+  seek(1, clip.rotations(), time_);
+  seek(2, clip.scales(), time_);
+}
+
+void RuntimeCursor::move_to(const RuntimeClip& clip, float time) {
+  if (clip_ != &clip || padded_ != soa_padded(clip.num_joints())) {
+    reset(clip, time);
+    return;
+  }
+  time = sanitize(time);
+  if (time >= time_) {
+    advance(0, clip.translations(), time);
+    advance(1, clip.rotations(), time);
+    advance(2, clip.scales(), time);
+  } else {
+    seek(0, clip.translations(), time);
+    seek(1, clip.rotations(), time);
+    seek(2, clip.scales(), time);
+  }
+  time_ = time;
+}
+
+template <class Key>
+inline void RuntimeCursor::load(int c, const RuntimeClip::Channel<Key>& ch, uint32_t j,
+                                uint32_t left, uint32_t right, float inv) {
+  constexpr int dim = std::is_same_v<Key, RuntimeClip::QuatKey> ? 4 : 3;
+  float* cache = caches_[c].data() + j;
+  const size_t pad = padded_;
+  const Key& a = ch.stream[left];
+  const Key& b = ch.stream[right];
+  float va[dim], vb[dim];
+  decode(a, va);
+  decode(b, vb);
+  for (int k = 0; k < dim; ++k) {
+    cache[(kLeft + k) * pad] = va[k];
+    cache[(kLeft + dim + k) * pad] = vb[k];
+  }
+  cache[kT0 * pad] = a.time;
+  cache[kInv * pad] = ch.step[j] ? 0.f : inv;
+  right_time_[c][j] = b.time;
+}
+
+namespace {
+
+// How many of the n ascending values are <= x (std::upper_bound), without branches: each step's
+// load does not wait for a predicted compare, and nothing mispredicts on random times.
+inline uint32_t count_not_after(const float* a, uint32_t n, float x) {
+  if (n == 0) return 0;
+  const float* base = a;
+  while (n > 1) {
+    const uint32_t half = n / 2;
+    base += base[half - 1] <= x ? half : 0;
+    n -= half;
+  }
+  return static_cast<uint32_t>(base - a) + (*base <= x);
+}
+
+}  // namespace
+
+template <class Key>
+void RuntimeCursor::seek(int c, const RuntimeClip::Channel<Key>& ch, float time) {
+  next_[c] = count_not_after(ch.need.data(), static_cast<uint32_t>(ch.need.size()), time);
+  const uint32_t n = static_cast<uint32_t>(ch.step.size());
+  const float* times = ch.by_track_time.data();
+  float inv = 0;  // 1 / span of the last searched pair, shared with the tracks keyed alike
+  for (uint32_t j = 0; j < n; ++j) {
+    if (const uint32_t same = ch.same_times[j]; same < j) {
+      // Keyed like an earlier track: its key, and its keys sit side by side with that track's.
+      const uint32_t k = found_[j] = found_[same];
+      const uint32_t b = ch.track_begin[same], rank = ch.rank_in_same[j];
+      if (same != ch.same_times[j - 1]) inv = inverse_span(false, times[b + k], times[b + k + 1]);
+      load(c, ch, j, ch.by_track_key[b + k] + rank, ch.by_track_key[b + k + 1] + rank, inv);
+      continue;
+    }
+    const uint32_t b = ch.track_begin[j], count = ch.track_begin[j + 1] - b;  // >= 2
+    // The last key whose time is <= time, kept inside [0, count - 2] (a pair always exists).
+    uint32_t k = count_not_after(times + b, count, time);
+    k = found_[j] = k == 0 ? 0 : std::min(k - 1, count - 2);
+    inv = inverse_span(false, times[b + k], times[b + k + 1]);
+    load(c, ch, j, ch.by_track_key[b + k], ch.by_track_key[b + k + 1], inv);
+  }
+}
+
+template <class Key>
+void RuntimeCursor::advance(int c, const RuntimeClip::Channel<Key>& ch, float time) {
+  size_t p = next_[c];
+  const size_t end = ch.stream.size();
+  // More than two keys per track to read: a seek costs less.
+  const size_t far = 2 * ch.step.size();
+  if (p + far < end && ch.need[p + far] <= time) {
+    seek(c, ch, time);
+    return;
+  }
+  const int dim = kDims[c];
+  float* cache = caches_[c].data();
+  const size_t pad = padded_;
+  for (; p < end && ch.need[p] <= time; ++p) {
+    const Key& key = ch.stream[p];
+    const uint32_t j = key.track;
+    float v[4] = {};
+    decode(key, v);
+    for (int k = 0; k < dim; ++k) {
+      float& left = cache[(kLeft + k) * pad + j];
+      float& right = cache[(kLeft + dim + k) * pad + j];
+      left = right;
+      right = v[k];
+    }
+    const float t0 = right_time_[c][j];
+    cache[kT0 * pad + j] = t0;
+    cache[kInv * pad + j] = inverse_span(ch.step[j], t0, key.time);
+    right_time_[c][j] = key.time;
+  }
+  next_[c] = p;
+}
+
+}  // namespace animkit

@@ -1,0 +1,127 @@
+// The runtime clip: a neutral Clip compiled for playback (issue 16, item 1). The editable Clip
+// stays as it is; this is a read-only form laid out for the SoA sampling job.
+//
+// Layout. Each channel (translations, rotations, scales) is one stream of keys sorted by the time
+// they are needed, as ozz-animation does: the first two keys of every track come first, then key
+// k + 1 of a track sits at the time its key k comes into force. Forward play reads the stream
+// front to back and never searches. Random access stays O(log n): every track also has its key
+// times and their stream positions in track order, so a seek binary-searches each track and the
+// stream (RuntimeCursor::move_to); tracks keyed at the same times (the usual case: every track on
+// the clip's frames) share one search.
+//
+// Every track becomes piecewise linear: translations and scales lerp, rotations nlerp on keys
+// flipped onto one hemisphere at compile time (so the runtime needs no sign test). Step tracks
+// hold their left key. Hermite tracks, slerp tracks and "linear" rotations that cross hemispheres
+// are subdivided until the linear form matches the neutral evaluation within kCurveTolerance at
+// the probe points (1/4, 1/2, 3/4 of every piece; at most 2^kMaxSubdivision pieces per segment).
+// A track with no key holds the skeleton's rest value.
+//
+// Quantisation. Rotations are stored as four int16 (component * 32767), 8 bytes instead of 16: a
+// component is off by at most 0.5 / 32767 = 1.53e-5 before the sampler normalises, at most
+// kRotationBound after (tested at every key). Translations and scales stay float32: a 16-bit
+// range quantisation misses 1e-4 on any track spanning more than 6.5 units (root motion does).
+// Key times stay float32 so the key in force at a key's own time is exactly the neutral one.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "animkit/core/clip.h"
+#include "animkit/core/soa_pose.h"
+
+namespace animkit {
+
+class RuntimeClip {
+ public:
+  static constexpr float kRotationBound = 5e-5f;   // per component, at every key, up to sign
+  static constexpr float kCurveTolerance = 5e-5f;  // linear form vs neutral at the probes
+  static constexpr int kMaxSubdivision = 8;
+
+  // Compiles `clip` for a skeleton whose rest locals are `rest`. Throws animkit::Error when the
+  // clip is not well formed (Clip::validate) or the compiled form exceeds the memory limit.
+  RuntimeClip(const Clip& clip, std::span<const Transform> rest);
+
+  size_t num_joints() const { return num_joints_; }
+  float duration() const { return duration_; }
+  // 1 for a joint with no key in any channel (SamplingJob's output_default).
+  std::span<const uint8_t> is_default() const { return is_default_; }
+  size_t size_bytes() const;
+
+  struct Vec3Key {
+    float time;
+    uint32_t track;
+    float v[3];
+  };
+  struct QuatKey {
+    float time;
+    uint32_t track;
+    int16_t v[4];  // x y z w, component * 32767
+  };
+  static int16_t quantize(float component);
+  static float dequantize(int16_t q) { return q * (1.f / 32767.f); }
+
+  template <class Key>
+  struct Channel {
+    std::vector<Key> stream;            // in the order the keys are needed
+    std::vector<float> need;            // per stream key: the time from which it is read
+    std::vector<uint32_t> track_begin;  // per track, into by_track_*; num_joints + 1 entries
+    std::vector<float> by_track_time;   // every key time, track after track
+    std::vector<uint32_t> by_track_key; // the stream position of each of those keys
+    std::vector<uint8_t> step;          // per track: holds its left key (inv span 0)
+    // Per track: the first track with the same key times (itself when none), so a seek
+    // searches each distinct set of times once (clips keyed on frames share one).
+    std::vector<uint32_t> same_times;
+    std::vector<uint32_t> rank_in_same;  // per track: its place among those (0 for the first)
+  };
+  const Channel<Vec3Key>& translations() const { return translations_; }
+  const Channel<QuatKey>& rotations() const { return rotations_; }
+  const Channel<Vec3Key>& scales() const { return scales_; }
+
+ private:
+  size_t num_joints_ = 0;
+  float duration_ = 0;
+  std::vector<uint8_t> is_default_;
+  Channel<Vec3Key> translations_;
+  Channel<QuatKey> rotations_;
+  Channel<Vec3Key> scales_;
+};
+
+// The per-playing-clip state of the runtime sampler: per channel the next stream key and a SoA
+// cache holding, per track, the key pair in force (left time, 1 / span or 0 while a key holds,
+// left and right values). Forward moves read the stream; a move backwards or far ahead seeks.
+class RuntimeCursor {
+ public:
+  // Binds to a clip (allocates once per clip, never per sample) and seeks to `time`.
+  void reset(const RuntimeClip& clip, float time = 0);
+  const RuntimeClip* clip() const { return clip_; }
+  // Brings the caches to `time` (binds to `clip` first when bound to another). NaN counts as
+  // before the first key.
+  void move_to(const RuntimeClip& clip, float time);
+  float time() const { return time_; }
+
+  // Cache rows: kT0, kInv, then the left value's components, then the right value's.
+  enum Row : int { kT0 = 0, kInv = 1, kLeft = 2 };
+  // Row `row` of channel `c` (0 translations, 1 rotations, 2 scales): `padded` floats.
+  const float* row(int c, int row) const { return caches_[c].data() + static_cast<size_t>(row) * padded_; }
+  size_t padded() const { return padded_; }
+
+ private:
+  template <class Key>
+  void seek(int c, const RuntimeClip::Channel<Key>& ch, float time);
+  template <class Key>
+  void advance(int c, const RuntimeClip::Channel<Key>& ch, float time);
+  template <class Key>
+  void load(int c, const RuntimeClip::Channel<Key>& ch, uint32_t track, uint32_t left, uint32_t right,
+            float inv);
+
+  const RuntimeClip* clip_ = nullptr;
+  size_t padded_ = 0;
+  float time_ = 0;
+  size_t next_[3] = {0, 0, 0};
+  std::vector<float> caches_[3];
+  std::vector<float> right_time_[3];  // per track: the right key's time
+  std::vector<uint32_t> found_;       // per track: the key a seek found (shared by same_times)
+};
+
+}  // namespace animkit

@@ -1,0 +1,175 @@
+#include "animkit/core/soa_jobs.h"
+
+#include <algorithm>
+#include <array>
+
+#include "animkit/core/soa_kernels.h"
+
+namespace animkit {
+
+namespace {
+
+constexpr int kDims[3] = {3, 4, 3};
+constexpr int kFirstComponent[3] = {kTx, kQx, kSx};
+
+bool fits(const SoaPose* pose, size_t joints) {
+  return pose && pose->num_joints == joints && pose->padded == soa_padded(joints) &&
+         pose->data.size() == kSoaComponents * pose->padded;
+}
+
+}  // namespace
+
+const char* soa_simd_target() { return soa_kernels::target_name(); }
+
+// ---- sampling --------------------------------------------------------------------------------
+
+bool SoaSamplingJob::validate() const {
+  if (!clip || !cursor || !fits(output, clip->num_joints())) return false;
+  return output_default.empty() || output_default.size() >= clip->num_joints();
+}
+
+namespace {
+
+void copy_defaults(const RuntimeClip& clip, std::span<uint8_t> out) {
+  if (!out.empty()) std::copy(clip.is_default().begin(), clip.is_default().end(), out.begin());
+}
+
+}  // namespace
+
+bool SoaSamplingJob::run() const {
+  if (!validate()) return false;
+  cursor->move_to(*clip, time);
+  const float t = cursor->time();  // sanitised (NaN: before the first key)
+  for (int c = 0; c < 3; ++c) {
+    soa_kernels::sample_channel(cursor->row(c, 0), cursor->padded(), kDims[c], t,
+                                output->component(kFirstComponent[c]));
+  }
+  copy_defaults(*clip, output_default);
+  return true;
+}
+
+bool SoaSamplingJob::run_scalar() const {
+  if (!validate()) return false;
+  cursor->move_to(*clip, time);
+  const float t = cursor->time();
+  const size_t n = clip->num_joints(), pad = cursor->padded();
+  for (int c = 0; c < 3; ++c) {
+    const int dim = kDims[c];
+    const float* t0 = cursor->row(c, RuntimeCursor::kT0);
+    const float* inv = cursor->row(c, RuntimeCursor::kInv);
+    const float* left = cursor->row(c, RuntimeCursor::kLeft);
+    const float* right = left + dim * pad;
+    float* out = output->component(kFirstComponent[c]);
+    for (size_t j = 0; j < n; ++j) {
+      const float x = (t - t0[j]) * inv[j];
+      const float alpha = inv[j] > 0.f ? std::min(std::max(x, 0.f), 1.f) : 0.f;
+      float v[4];
+      for (int k = 0; k < dim; ++k) {
+        const float a = left[k * pad + j];
+        v[k] = a + (right[k * pad + j] - a) * alpha;
+      }
+      if (dim == 4) {
+        const Quat q = normalize({v[0], v[1], v[2], v[3]});
+        v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+      }
+      for (int k = 0; k < dim; ++k) out[k * pad + j] = v[k];
+    }
+  }
+  copy_defaults(*clip, output_default);
+  return true;
+}
+
+// ---- blending --------------------------------------------------------------------------------
+
+bool SoaBlendingJob::validate() const {
+  if (!output || !fits(output, output->num_joints)) return false;
+  const size_t n = output->num_joints;
+  if (!fits(rest, n) || !(threshold > 0.f)) return false;
+  for (const SoaBlendingLayer& l : layers) {
+    if (!fits(l.pose, n)) return false;
+    if (!l.joint_weights.empty() && l.joint_weights.size() < n) return false;
+    if (!(l.weight >= 0.f)) return false;
+  }
+  return true;
+}
+
+bool SoaBlendingJob::run() const {
+  if (!validate()) return false;
+  // The layers' pointers on the stack in blocks (no allocation per run).
+  constexpr size_t kBlock = 16;
+  std::array<soa_kernels::BlendLayer, kBlock> block;
+  if (layers.size() > kBlock) return run_scalar();
+  for (size_t l = 0; l < layers.size(); ++l) {
+    const SoaBlendingLayer& x = layers[l];
+    block[l] = {x.pose->data.data(), x.weight, x.joint_weights.empty() ? nullptr : x.joint_weights.data()};
+  }
+  soa_kernels::blend(block.data(), layers.size(), rest->data.data(), threshold,
+                     output->data.data(), output->num_joints, output->padded);
+  return true;
+}
+
+bool SoaBlendingJob::run_scalar() const {
+  if (!validate()) return false;
+  const size_t n = output->num_joints;
+  for (size_t j = 0; j < n; ++j) {
+    Vec3 t{}, s{};
+    Quat q{0, 0, 0, 0};
+    float total = 0;
+    const auto accumulate = [&](const Transform& x, float w) {
+      const Quat r = x.rotation;
+      const float sw = dot(q, r) < 0.f ? -w : w;
+      t = t + x.translation * w;
+      s = s + x.scale * w;
+      q = {q.x + r.x * sw, q.y + r.y * sw, q.z + r.z * sw, q.w + r.w * sw};
+      total += w;
+    };
+    for (const SoaBlendingLayer& l : layers) {
+      if (!(l.weight > 0.f)) continue;
+      const float w = l.joint_weights.empty() ? l.weight : l.weight * l.joint_weights[j];
+      if (w > 0.f) accumulate(l.pose->get(j), w);
+    }
+    if (total < threshold) accumulate(rest->get(j), threshold - total);
+    const float inv = 1.f / total;
+    output->set(j, {t * inv, normalize(q), s * inv});
+  }
+  return true;
+}
+
+// ---- local to model --------------------------------------------------------------------------
+
+bool SoaLocalToModelJob::validate() const {
+  if (!skeleton) return false;
+  const size_t n = skeleton->num_joints();
+  if (!fits(input, n) || output.size() < n) return false;
+  // Parents before children: the kernel reads a parent's matrix as already written.
+  for (size_t j = 0; j < n; ++j) {
+    if (skeleton->parents[j] >= static_cast<int>(j)) return false;
+  }
+  return true;
+}
+
+bool SoaLocalToModelJob::run() const {
+  if (!validate()) return false;
+  soa_kernels::local_to_model(input->data.data(), skeleton->num_joints(), input->padded,
+                              skeleton->parents.data(), root, output.data());
+  return true;
+}
+
+bool SoaLocalToModelJob::run_scalar() const {
+  if (!validate()) return false;
+  const size_t n = skeleton->num_joints();
+  for (size_t j = 0; j < n; ++j) {
+    const Mat4 local = to_matrix(input->get(j));
+    const int p = skeleton->parents[j];
+    if (p >= 0) {
+      mul_affine(output[p], local, output[j]);
+    } else if (root) {
+      mul_affine(*root, local, output[j]);
+    } else {
+      output[j] = local;
+    }
+  }
+  return true;
+}
+
+}  // namespace animkit

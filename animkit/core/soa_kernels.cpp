@@ -1,0 +1,217 @@
+// Highway compiles this file once per target (foreach_target.h re-includes it); the HWY_ONCE part
+// at the end dispatches to the best one at run time. Each kernel mirrors its scalar reference in
+// soa_jobs.cpp operation for operation (only fused multiply-adds round differently).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "animkit/core/soa_kernels.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "animkit/core/soa_kernels.h"
+#include "animkit/core/soa_pose.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace animkit::soa_kernels::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+using D = hn::ScalableTag<float>;
+using V = hn::Vec<D>;
+
+// The fraction between the pair's keys, 0 while a key holds (inv == 0), clamped to [0, 1].
+HWY_INLINE V Alpha(D d, const float* cache, size_t padded, size_t i, V time) {
+  const V zero = hn::Zero(d);
+  const V inv = hn::LoadU(d, cache + padded + i);
+  const V x = hn::Mul(hn::Sub(time, hn::LoadU(d, cache + i)), inv);
+  return hn::IfThenElseZero(hn::Gt(inv, zero), hn::Min(hn::Max(x, zero), hn::Set(d, 1.f)));
+}
+
+// Scales q to unit length; the identity where its squared length is 0 or not finite.
+HWY_INLINE void Normalize(D d, V& x, V& y, V& z, V& w) {
+  const V n2 = hn::MulAdd(x, x, hn::MulAdd(y, y, hn::MulAdd(z, z, hn::Mul(w, w))));
+  const auto ok = hn::And(hn::Gt(n2, hn::Zero(d)),
+                          hn::Lt(n2, hn::Set(d, std::numeric_limits<float>::infinity())));
+  const V inv = hn::Div(hn::Set(d, 1.f), hn::Sqrt(n2));
+  x = hn::IfThenElseZero(ok, hn::Mul(x, inv));
+  y = hn::IfThenElseZero(ok, hn::Mul(y, inv));
+  z = hn::IfThenElseZero(ok, hn::Mul(z, inv));
+  w = hn::IfThenElse(ok, hn::Mul(w, inv), hn::Set(d, 1.f));
+}
+
+void SampleChannel(const float* cache, size_t padded, int dim, float time, float* out) {
+  const D d;
+  const size_t lanes = hn::Lanes(d);
+  const V t = hn::Set(d, time);
+  const float* left = cache + 2 * padded;
+  const float* right = left + dim * padded;
+  for (size_t i = 0; i < padded; i += lanes) {
+    const V alpha = Alpha(d, cache, padded, i, t);
+    V v[4];
+    for (int k = 0; k < dim; ++k) {
+      const V a = hn::LoadU(d, left + k * padded + i);
+      v[k] = hn::MulAdd(hn::Sub(hn::LoadU(d, right + k * padded + i), a), alpha, a);
+    }
+    if (dim == 4) Normalize(d, v[0], v[1], v[2], v[3]);
+    for (int k = 0; k < dim; ++k) hn::StoreU(v[k], d, out + k * padded + i);
+  }
+}
+
+void Blend(const BlendLayer* layers, size_t count, const float* rest, float threshold, float* out,
+           size_t num_joints, size_t padded) {
+  const D d;
+  const size_t lanes = hn::Lanes(d);
+  const V zero = hn::Zero(d);
+  const V thr = hn::Set(d, threshold);
+  for (size_t i = 0; i < padded; i += lanes) {
+    V acc[kSoaComponents];
+    for (V& a : acc) a = zero;
+    V total = zero;
+    // Adds one weighted pose; rotations flip onto the hemisphere of the sum so far.
+    const auto accumulate = [&](const float* pose, V w) {
+      const float* p = pose + i;
+      const V qx = hn::LoadU(d, p + kQx * padded), qy = hn::LoadU(d, p + kQy * padded);
+      const V qz = hn::LoadU(d, p + kQz * padded), qw = hn::LoadU(d, p + kQw * padded);
+      const V dot = hn::MulAdd(acc[kQx], qx, hn::MulAdd(acc[kQy], qy, hn::MulAdd(acc[kQz], qz,
+                                                                                 hn::Mul(acc[kQw], qw))));
+      const V sw = hn::IfThenElse(hn::Lt(dot, zero), hn::Neg(w), w);
+      acc[kQx] = hn::MulAdd(qx, sw, acc[kQx]);
+      acc[kQy] = hn::MulAdd(qy, sw, acc[kQy]);
+      acc[kQz] = hn::MulAdd(qz, sw, acc[kQz]);
+      acc[kQw] = hn::MulAdd(qw, sw, acc[kQw]);
+      for (int c : {kTx, kTy, kTz, kSx, kSy, kSz}) {
+        acc[c] = hn::MulAdd(hn::LoadU(d, p + c * padded), w, acc[c]);
+      }
+      total = hn::Add(total, w);
+    };
+    for (size_t l = 0; l < count; ++l) {
+      const BlendLayer& layer = layers[l];
+      if (!(layer.weight > 0.f)) continue;
+      V w = hn::Set(d, layer.weight);
+      if (layer.joint_weights) {
+        V jw;
+        if (i + lanes <= num_joints) {
+          jw = hn::LoadU(d, layer.joint_weights + i);
+        } else {  // the tail: the mask has no padding, the missing joints weigh 0
+          HWY_ALIGN float tail[kSoaLanes] = {};
+          if (i < num_joints) std::memcpy(tail, layer.joint_weights + i, (num_joints - i) * sizeof(float));
+          jw = hn::LoadU(d, tail);
+        }
+        w = hn::Mul(w, jw);
+        w = hn::IfThenElseZero(hn::Gt(w, zero), w);
+      }
+      accumulate(layer.pose, w);
+    }
+    // Below the threshold, the rest pose makes up the difference (skipped when no lane is:
+    // adding it with weight 0 changes nothing).
+    const auto below = hn::Lt(total, thr);
+    if (!hn::AllFalse(d, below)) accumulate(rest, hn::IfThenElseZero(below, hn::Sub(thr, total)));
+    const V inv = hn::Div(hn::Set(d, 1.f), total);
+    for (int c : {kTx, kTy, kTz, kSx, kSy, kSz}) hn::StoreU(hn::Mul(acc[c], inv), d, out + c * padded + i);
+    Normalize(d, acc[kQx], acc[kQy], acc[kQz], acc[kQw]);
+    for (int c : {kQx, kQy, kQz, kQw}) hn::StoreU(acc[c], d, out + c * padded + i);
+  }
+}
+
+void LocalToModel(const float* locals, size_t num_joints, size_t padded, const int16_t* parents,
+                  const Mat4* root, Mat4* out) {
+  const D d;
+  const size_t lanes = hn::Lanes(d);
+#if HWY_TARGET != HWY_SCALAR
+  const hn::FixedTag<float, 4> d4;
+  const auto xyz = hn::FirstN(d4, 3);
+  const auto one4 = hn::Set(d4, 1.f);
+#endif
+  HWY_ALIGN float m[12][kSoaLanes];  // the local matrices' columns 0-2 (rows 0-2) and translation
+  for (size_t base = 0; base < num_joints; base += lanes) {
+    // Locals -> matrices, `lanes` joints at a time (to_matrix's formula).
+    const float* p = locals + base;
+    const auto at = [&](int c) { return hn::LoadU(d, p + c * padded); };
+    const V qx = at(kQx), qy = at(kQy), qz = at(kQz), qw = at(kQw);
+    const V sx = at(kSx), sy = at(kSy), sz = at(kSz);
+    const V xx = hn::Mul(qx, qx), yy = hn::Mul(qy, qy), zz = hn::Mul(qz, qz);
+    const V xy = hn::Mul(qx, qy), xz = hn::Mul(qx, qz), yz = hn::Mul(qy, qz);
+    const V wx = hn::Mul(qw, qx), wy = hn::Mul(qw, qy), wz = hn::Mul(qw, qz);
+    const V one = hn::Set(d, 1.f), two = hn::Set(d, 2.f);
+    const auto diag = [&](V a, V b, V s) { return hn::Mul(hn::Sub(one, hn::Mul(two, hn::Add(a, b))), s); };
+    const auto off = [&](V a, V b, V s) { return hn::Mul(hn::Mul(two, hn::Add(a, b)), s); };
+    const auto offm = [&](V a, V b, V s) { return hn::Mul(hn::Mul(two, hn::Sub(a, b)), s); };
+    hn::Store(diag(yy, zz, sx), d, m[0]);
+    hn::Store(off(xy, wz, sx), d, m[1]);
+    hn::Store(offm(xz, wy, sx), d, m[2]);
+    hn::Store(offm(xy, wz, sy), d, m[3]);
+    hn::Store(diag(xx, zz, sy), d, m[4]);
+    hn::Store(off(yz, wx, sy), d, m[5]);
+    hn::Store(off(xz, wy, sz), d, m[6]);
+    hn::Store(offm(yz, wx, sz), d, m[7]);
+    hn::Store(diag(xx, yy, sz), d, m[8]);
+    hn::Store(at(kTx), d, m[9]);
+    hn::Store(at(kTy), d, m[10]);
+    hn::Store(at(kTz), d, m[11]);
+    // Then down the parent table one joint at a time, a matrix column per vector.
+    const size_t end = std::min(lanes, num_joints - base);
+    for (size_t l = 0; l < end; ++l) {
+      const size_t j = base + l;
+      const int parent = parents[j];
+      const Mat4* a = parent >= 0 ? &out[parent] : root;
+      float* o = out[j].m.data();
+      if (!a) {
+        for (int c = 0; c < 4; ++c) {
+          o[c * 4 + 0] = c < 3 ? m[c * 3][l] : m[9][l];
+          o[c * 4 + 1] = c < 3 ? m[c * 3 + 1][l] : m[10][l];
+          o[c * 4 + 2] = c < 3 ? m[c * 3 + 2][l] : m[11][l];
+          o[c * 4 + 3] = c < 3 ? 0.f : 1.f;
+        }
+        continue;
+      }
+#if HWY_TARGET == HWY_SCALAR  // one lane: no 4-float vector for a column
+      Mat4 local;
+      for (int c = 0; c < 4; ++c) {
+        for (int r = 0; r < 3; ++r) local.m[c * 4 + r] = m[c * 3 + r][l];
+      }
+      mul_affine(*a, local, out[j]);
+#else
+      const float* x = a->m.data();
+      const auto a0 = hn::LoadU(d4, x), a1 = hn::LoadU(d4, x + 4), a2 = hn::LoadU(d4, x + 8);
+      const auto a3 = hn::LoadU(d4, x + 12);
+      const auto column = [&](int k) {
+        return hn::MulAdd(a2, hn::Set(d4, m[k + 2][l]),
+                          hn::MulAdd(a1, hn::Set(d4, m[k + 1][l]), hn::Mul(a0, hn::Set(d4, m[k][l]))));
+      };
+      hn::StoreU(hn::IfThenElseZero(xyz, column(0)), d4, o);
+      hn::StoreU(hn::IfThenElseZero(xyz, column(3)), d4, o + 4);
+      hn::StoreU(hn::IfThenElseZero(xyz, column(6)), d4, o + 8);
+      hn::StoreU(hn::IfThenElse(xyz, hn::Add(column(9), a3), one4), d4, o + 12);
+#endif
+    }
+  }
+}
+
+const char* TargetName() { return hwy::TargetName(HWY_TARGET); }
+
+}  // namespace animkit::soa_kernels::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace animkit::soa_kernels {
+
+HWY_EXPORT(SampleChannel);
+HWY_EXPORT(Blend);
+HWY_EXPORT(LocalToModel);
+HWY_EXPORT(TargetName);
+
+void sample_channel(const float* cache, size_t padded, int dim, float time, float* out) {
+  HWY_DYNAMIC_DISPATCH(SampleChannel)(cache, padded, dim, time, out);
+}
+void blend(const BlendLayer* layers, size_t count, const float* rest, float threshold, float* out,
+           size_t num_joints, size_t padded) {
+  HWY_DYNAMIC_DISPATCH(Blend)(layers, count, rest, threshold, out, num_joints, padded);
+}
+void local_to_model(const float* locals, size_t num_joints, size_t padded, const int16_t* parents,
+                    const Mat4* root, Mat4* out) {
+  HWY_DYNAMIC_DISPATCH(LocalToModel)(locals, num_joints, padded, parents, root, out);
+}
+const char* target_name() { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
+
+}  // namespace animkit::soa_kernels
+#endif

@@ -1,0 +1,32 @@
+// The SIMD kernels behind the SoA jobs (soa_jobs.h), one entry point each; Highway picks the
+// best compiled target of this CPU at the first call (SSE4: 4 lanes, AVX2: 8; EMU128 elsewhere).
+// Internal to the core: call the jobs, which validate their inputs first.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "animkit/core/math.h"
+
+namespace animkit::soa_kernels {
+
+// One channel of a runtime cursor's cache (rows of `padded` floats: left time, 1 / span, the
+// left value's `dim` components, the right value's) interpolated at `time` into `dim` output rows
+// starting at `out`, `padded` floats apart. dim 4 is a rotation: nlerp (normalised).
+void sample_channel(const float* cache, size_t padded, int dim, float time, float* out);
+
+struct BlendLayer {
+  const float* pose;           // a SoaPose's data
+  float weight;
+  const float* joint_weights;  // num_joints floats, or null
+};
+void blend(const BlendLayer* layers, size_t count, const float* rest, float threshold, float* out,
+           size_t num_joints, size_t padded);
+
+void local_to_model(const float* locals, size_t num_joints, size_t padded, const int16_t* parents,
+                    const Mat4* root, Mat4* out);
+
+// The Highway target the kernels run on ("AVX2", "SSE4", "EMU128", ...).
+const char* target_name();
+
+}  // namespace animkit::soa_kernels

@@ -1,6 +1,7 @@
 # animkit: `make demo` runs the built-in sample, `make test` builds and runs every test twice
-# (optimised, then under AddressSanitizer + UndefinedBehaviorSanitizer), then every fuzz target
-# for FUZZ_SMOKE_SECONDS under the sanitizers (clang). Both do their own set-up.
+# (optimised, then under AddressSanitizer + UndefinedBehaviorSanitizer). Both do their own set-up.
+# `make test-fuzz` runs every fuzz target for FUZZ_SMOKE_SECONDS under the sanitizers (clang); it
+# joins `make test` once its cost on a fresh clone is measured (issue 19).
 JOBS ?= 2
 CMAKE_FLAGS ?=
 RELEASE := build/release
@@ -23,7 +24,7 @@ demo: configure-release
 	@cmake --build $(RELEASE) -j$(JOBS) --target animkit
 	@$(RELEASE)/tools/animkit/animkit demo
 
-test: test-release test-asan test-fuzz
+test: test-release test-asan
 
 test-release: configure-release
 	cmake --build $(RELEASE) -j$(JOBS)

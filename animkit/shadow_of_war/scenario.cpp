@@ -47,6 +47,19 @@ Clip synthetic_clip(const std::string& name, const Skeleton& sk, float duration,
   return c;
 }
 
+Clip base_pose_clip(const Skeleton& sk) {
+  Clip c;
+  c.name = "base";
+  c.duration = 0;
+  c.looping = false;
+  c.joints.resize(sk.num_joints());
+  for (size_t j = 0; j < sk.num_joints(); ++j) {
+    c.joints[j].translation.add(0, sk.rest[j].translation);
+    c.joints[j].rotation.add(0, sk.rest[j].rotation);
+  }
+  return c;
+}
+
 ClipTable* Scene::table(const std::string& family) {
   for (auto& t : tables)
     if (t->family() == family) return t.get();
@@ -289,6 +302,8 @@ Scene scene_from_json(const Json& s, const std::filesystem::path& base, int work
       scene.graph->add_value(v);
     scene.rest.AtRestSpeed = num(s, "AtRestSpeed", scene.rest.AtRestSpeed);
     scene.crowd = std::make_unique<Crowd>(workers < 0 ? kDefaultWorkers : workers);
+    scene.base_pose = std::make_unique<Clip>(base_pose_clip(scene.skeleton));
+    const std::string base_clip = s.value("base_clip", std::string());
     for (const Json& c : list(s, "characters")) {
       const int count = c.value("count", 1);
       for (int k = 0; k < count; ++k) {
@@ -300,6 +315,12 @@ Scene scene_from_json(const Json& s, const std::filesystem::path& base, int work
         auto ch = std::make_unique<Character>(name, scene.graph, table, scene.skeleton,
                                               scene.global, &scene.weight_sets);
         for (const auto& [v, x] : object(c, "values").items()) ch->set_value(v, x.get<float>());
+        const Clip* base = base_clip.empty() ? scene.base_pose.get() : table->find(base_clip);
+        if (!base)
+          throw Error(fmt::format("character '{}': base_clip '{}' is not in its family's clip "
+                                  "table",
+                                  name, base_clip));
+        ch->set_base_clip(base);
         ch->model_name = c.value("model", std::string());
         if (!ch->model_name.empty() && !scene.models.count(ch->model_name))
           throw Error(fmt::format("character '{}': no model '{}'", name, ch->model_name));

@@ -219,6 +219,21 @@ bool Character::playing_clip_carries(uint32_t key) const {
   return ce && o->events->carries_keyword(*ce, key);
 }
 
+std::vector<std::string> Character::playing_clip_hints() const {
+  std::vector<std::string> out;
+  const Tracker& t = model_.trackers.back();
+  if (!t.clip || !table_) return out;
+  const AnimObject* o = table_->object_of(keyword_hash(t.clip->name));
+  const ClipEvents* ce = o ? o->events_of(*t.clip) : nullptr;
+  if (!ce) return out;
+  static constexpr uint32_t kHint = keyword_hash("BEHAVIOR_HINT");
+  for (uint32_t w : ce->events) {
+    const std::string_view text = o->events->text(w);
+    if (keyword_hash(event_keyword(text)) == kHint) out.emplace_back(event_argument(text));
+  }
+  return out;
+}
+
 void Crowd::frame(float dt) {
   for (auto& c : characters_) c->update(dt);
   const OperationTable& table = *operations;

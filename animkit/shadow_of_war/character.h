@@ -75,6 +75,10 @@ class Character {
   bool player = false;
   // The combat object's animation index [[char+0x26A8]+0x114]: -1 when it plays no combat clip.
   int32_t combat_anim = -1;
+  // Hints the ragdoll brain's Include/ExcludeHints test, set on the character.
+  std::vector<std::string> hints;
+  // The arguments of the BEHAVIOR_HINT events of the clip the character is playing.
+  std::vector<std::string> playing_clip_hints() const;
   // Every character model carries a physics ragdoll ([model+0x1C8]), unconfigured while alive.
   PhysicsRagdoll physics;
   const ClipTable* table() const { return table_; }

@@ -127,6 +127,9 @@ void Scene::update_dead(float dt) {
     s.spine_upright = value("spine_upright");
     s.head_severed = value("head_severed") != 0.f;
     s.combat_state = static_cast<int32_t>(value("combat_state"));
+    s.hints = c->hints;
+    for (std::string& h : c->playing_clip_hints()) s.hints.push_back(std::move(h));
+    it->second->hints = s.hints;
     it->second->update(s, s.velocity, dt, rest, ring);
   }
   died_this_frame.clear();
@@ -273,6 +276,8 @@ Scene scene_from_json(const Json& s, const std::filesystem::path& base, int work
       scene.default_config = c.name;
       scene.ragdoll_configs.emplace(c.name, std::move(c));
     }
+    scene.behaviors = std::make_unique<BehaviorLibrary>(behavior_library_from_json(s));
+    for (auto& [name, config] : scene.ragdoll_configs) config.brain.library = scene.behaviors.get();
     for (const auto& [name, a] : object(s, "attacks").items())
       scene.attacks[name] = attack_from_json(name, a);
     for (const auto& [name, r] : object(s, "BodyCleanup").items()) {
@@ -326,6 +331,7 @@ Scene scene_from_json(const Json& s, const std::filesystem::path& base, int work
           throw Error(fmt::format("character '{}': no model '{}'", name, ch->model_name));
         ch->player = c.value("player", false);
         ch->combat_anim = c.value("combat_anim", -1);
+        ch->hints = c.value("hints", std::vector<std::string>{});
         if (!ch->model_name.empty())
           ch->physics = PhysicsRagdoll(scene.models.at(ch->model_name).ragdoll_bodies);
         if (c.contains("buffs"))
@@ -387,6 +393,25 @@ Json frame_json(const Scene& scene, int frame, float time) {
           {"time", json_float(static_cast<float>(d.since_stamp))},
           {"at_rest", d.resting}};
       Json& r = cj["ragdoll"];
+      const RagdollController& rc = d.controller;
+      r["hints"] = d.hints;
+      r["behavior_set"] = rc.behavior_set ? Json(rc.behavior_set->name) : Json(nullptr);
+      r["behavior"] = rc.behavior ? Json(rc.behavior->name) : Json(nullptr);
+      Json seqs = Json::array();
+      for (const RunningSequence& q : rc.sequences) {
+        const double t = q.sequence->time_at(q.elapsed);
+        const std::string* pose = q.sequence->pose_at(t);
+        seqs.push_back({{"name", q.sequence->name},
+                        {"time", json_float(static_cast<float>(t))},
+                        {"pose", pose ? Json(*pose) : Json(nullptr)}});
+      }
+      r["sequences"] = seqs;
+      r["timers"] = {{"on_ground", json_float(rc.timers.on_ground)},
+                     {"in_air", json_float(rc.timers.in_air)},
+                     {"stationary", json_float(rc.timers.stationary)},
+                     {"moving", json_float(rc.timers.moving)},
+                     {"in_behavior", json_float(rc.timers.in_behavior)},
+                     {"total", json_float(rc.timers.total)}};
       r["flags"] = to_json(d.flags);
       r["death"] = to_json(d.death);
       r["death"]["death_settings"] = to_json(c->death_settings());
@@ -482,6 +507,7 @@ int play(const Json& s, const std::filesystem::path& base, const PlayOptions& op
           found = true;
           for (const auto& [v, x] : object(ev, "values").items()) c->set_value(v, x.get<float>());
           if (ev.contains("combat_anim")) c->combat_anim = ev["combat_anim"].get<int32_t>();
+          if (ev.contains("hints")) c->hints = ev["hints"].get<std::vector<std::string>>();
           if (ev.value("die", false)) {
             DeadBodyFlags flags;
             const Json& fl = object(ev, "flags");

@@ -65,6 +65,7 @@ struct Scene {
   RagdollRing ring;
   std::string default_config;  // "brain": the ragdoll config of characters without a model
   std::map<std::string, RagdollConfig> ragdoll_configs;  // Ragdoll configs (Orc_Base ...)
+  std::unique_ptr<BehaviorLibrary> behaviors;  // BehaviorSets, Behaviors, Sequences, TargetPoses
   std::map<std::string, BodyCleanup> body_cleanups;  // Character/Models/BodyCleanup records
   std::map<std::string, CharacterModel> models;      // Character/Models records
   std::map<std::string, Attack> attacks;             // Combat/Attack records by name

@@ -56,12 +56,13 @@ format:
 	@git ls-files '*.h' '*.cpp' | xargs clang-format -i
 
 # Imports the demo's arm in Blender (headless) and compares it with `animkit pose`: bone count,
-# frame range, a joint's rotation, every joint at every key frame (tools/blender_check.py).
+# frame range, a joint's rotation, every joint at every key frame (tools/blender_check.py); then
+# the animkit_io add-on's round trip on every engine's demo file (tools/blender/test_animkit_io.py).
 # Not part of `make test`: Blender is a large install (`apt-get install blender`).
 BLENDER ?= blender
 .PHONY: test-blender
 test-blender: configure-release
-	cmake --build $(RELEASE) -j$(JOBS) --target animkit
+	cmake --build $(RELEASE) -j$(JOBS) --target animkit animkit_python
 	@mkdir -p $(RELEASE)/blender
 	$(RELEASE)/tools/animkit/animkit demo --engine core --out $(RELEASE)/blender >/dev/null
 	$(RELEASE)/tools/animkit/animkit export $(RELEASE)/blender/core.json -o $(RELEASE)/blender/arm.glb
@@ -70,3 +71,7 @@ test-blender: configure-release
 	    $(RELEASE)/blender/arm.glb --clip $$clip --joint wrist --frame 9 \
 	    --animkit $(RELEASE)/tools/animkit/animkit --source $(RELEASE)/blender/core.json || exit 1; \
 	done
+	@# The animkit_io add-on (tools/blender/animkit_io): import each engine's demo file, check it
+	@# against animkit's poses at every key, export it back and compare.
+	$(BLENDER) --background --factory-startup --python-exit-code 1 \
+	  --python tools/blender/test_animkit_io.py -- --module $(RELEASE)/python --demo $(RELEASE)/blender/demo

@@ -6,6 +6,7 @@
 
 #include "animkit/asherons_call/command_ids.h"
 #include "animkit/asherons_call/json_helpers.h"
+#include "animkit/core/limits.h"
 #include "animkit/core/writer.h"
 
 namespace animkit::asherons_call {
@@ -208,9 +209,10 @@ Animation read_animation(Bytes bytes) {
   const uint32_t num_frames = r.u32();
   // Each frame takes at least num_parts x 28 bytes + a u32 hook count (and a pos frame).
   const uint64_t per_frame = uint64_t{a.num_parts} * 28 + 4 + (a.has_pos_frames() ? 28 : 0);
-  if (uint64_t{num_frames} * per_frame > r.remaining()) {
-    throw Error(fmt::format("{} frames of {} parts need at least {} bytes, {} left", num_frames,
-                            a.num_parts, uint64_t{num_frames} * per_frame, r.remaining()),
+  // fits(): the product is checked without overflow (2^29 frames x 2^35 bytes wraps to 0).
+  if (!fits(num_frames, per_frame, r.remaining())) {
+    throw Error(fmt::format("{} frames of {} parts need at least {} x {} bytes, {} left",
+                            num_frames, a.num_parts, num_frames, per_frame, r.remaining()),
                 at);
   }
   if (a.has_pos_frames()) {
@@ -268,8 +270,8 @@ bool looks_like_animation(Bytes head) {
   const uint32_t id = r.u32(), flags = r.u32(), parts = r.u32(), frames = r.u32();
   if ((id & 0xFFFF0000u) != 0x03000000u || flags > 0xFF || parts > 0x10000) return false;
   if (head.size() < 65536) {
-    const uint64_t need = uint64_t{frames} * (uint64_t{parts} * 28 + 4 + ((flags & 1) ? 28 : 0));
-    if (need > head.size() - 16) return false;
+    const uint64_t per_frame = uint64_t{parts} * 28 + 4 + ((flags & 1) ? 28 : 0);
+    if (!fits(frames, per_frame, head.size() - 16)) return false;
   }
   return true;
 }

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -48,8 +49,33 @@ std::string command_label(uint32_t id);
 uint32_t parse_command(std::string_view text);
 // The class of an id from its top byte: "style", "substate", "modifier", "action", "ui", ...
 std::string_view command_class(uint32_t id);
-// Restores a 16-bit wire command to its full id (runtime page section 5): the known id whose low
-// 16 bits match; else `fallback_class | u16`.
+
+// One entry of the command catalogue (asherons-call-command-ids.md).
+struct CommandInfo {
+  uint32_t id = 0;
+  std::string_view name;  // empty: the catalogue has no entry for these low bits
+};
+// The end-of-retail catalogue (command-ids page; ACE MotionCommand.cs at 7b47913), indexed by the
+// low 16 bits as the client's command_ids[u16] is: entry i has low bits i. 0x19C slots, 409 ids
+// (0x0115-0x0117 are empty).
+std::span<const CommandInfo> command_catalogue();
+inline constexpr size_t kCatalogueIds = 409;
+
+// Which field of the wire a 16-bit command came from: it picks the fallback class (runtime 5).
+enum class WireField : uint8_t { kForward, kSidestep, kTurn, kAction };
+std::string_view to_string(WireField f);
+// The companion's fallback class for a low value the catalogue lacks (command-ids page):
+// 0x40000000 forward, 0x65000000 sidestep / turn, 0x10000000 actions.
+uint32_t fallback_class(WireField f);
+
+struct RestoredCommand {
+  uint32_t id = 0;
+  bool fallback = false;  // the catalogue had no entry: id = fallback_class | u16
+};
+// Restores a 16-bit wire command to its full id (runtime page section 5, command-ids page):
+// command_ids[u16] when the catalogue has that entry, else the field's fallback.
+RestoredCommand restore_wire_command(uint16_t low, WireField field);
+// Same, with an explicit fallback class (0 for "just the low bits"), without the flag.
 uint32_t command_from_wire(uint16_t low, uint32_t fallback_class);
 
 std::string hex32(uint32_t v);

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include <algorithm>
 #include <climits>
 
@@ -40,7 +42,12 @@ const Json& member(const Json& j, const char* key) {
 
 float float_from_json(const Json& j, const char* what) {
   if (!j.is_number()) throw Error(fmt::format("{}: expected a number", what));
-  return j.get<float>();
+  // A value past the f32 range would become infinity and poison the state (issue 13, item 5).
+  const double d = j.get<double>();
+  const float f = static_cast<float>(d);
+  if (!std::isfinite(d) || !std::isfinite(f))
+    throw Error(fmt::format("{}: {} is not a finite 32-bit number", what, j.dump()));
+  return f;
 }
 
 int64_t int_from_json(const Json& j, const char* what, int64_t lo, int64_t hi) {

@@ -1,5 +1,6 @@
 #include "animkit/asherons_call/motion_interp.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "animkit/asherons_call/command_ids.h"
@@ -121,6 +122,12 @@ float CMotionInterp::run_rate() const {
   return physics_obj_->weenie.has_run_rate ? physics_obj_->weenie.run_rate : my_run_rate;
 }
 
+float CMotionInterp::state_velocity_rate() const {
+  if (physics_obj_ && physics_obj_->weenie.present && physics_obj_->weenie.has_run_rate)
+    return physics_obj_->weenie.run_rate;
+  return my_run_rate;
+}
+
 void CMotionInterp::apply_run_to_command(uint32_t& command, float& speed) const {
   const float rate = run_rate();
   if (command == kWalkForward) {
@@ -163,7 +170,7 @@ Vec3 CMotionInterp::get_state_velocity() const {
   } else if (interpreted_state.forward_command == kRunForward) {
     v.y = kRunAnimSpeed * interpreted_state.forward_speed;
   }
-  const float max = kRunAnimSpeed * run_rate();
+  const float max = kRunAnimSpeed * state_velocity_rate();  // runtime 4: my_run_rate, no weenie
   const float len = length(v);
   if (len > max && len > 0) v = v * (max / len);
   return v;
@@ -176,6 +183,28 @@ float CMotionInterp::get_adjusted_max_speed() const {
     return kRunAnimSpeed * interpreted_state.forward_speed / current_speed_factor;
   }
   return get_max_speed();
+}
+
+float CMotionInterp::get_jump_v_z() const {
+  if (jump_extent < kEpsilon) return 0.0f;
+  const float extent = std::min(jump_extent, 1.0f);  // runtime 4: capped at 1.0
+  if (!physics_obj_ || !physics_obj_->weenie.present) return kJumpVz;
+  return physics_obj_->weenie.jump_vz * extent;  // InqJumpVelocity: not modelled beyond this
+}
+
+Vec3 CMotionInterp::get_leave_ground_velocity() const {
+  Vec3 v = get_state_velocity();
+  v.z = get_jump_v_z();
+  const bool zero =
+      std::fabs(v.x) < kEpsilon && std::fabs(v.y) < kEpsilon && std::fabs(v.z) < kEpsilon;
+  if (zero && physics_obj_) return physics_obj_->local_velocity;  // keep the current velocity
+  return v;
+}
+
+void CMotionInterp::SetHoldKey(HoldKey key, bool cancel_move_to) {
+  if (key == HoldKey::kInvalid || key == raw_state.current_holdkey) return;
+  raw_state.current_holdkey = key;
+  apply_current_movement(cancel_move_to, true);
 }
 
 // ---- runtime 4.1 --------------------------------------------------------------------------------
@@ -232,7 +261,7 @@ uint32_t CMotionInterp::DoMotion(uint32_t m, const MovementParameters& p) {
   if (!physics_obj_) return kErrNoPhysics;
   MovementParameters local = p;
   if (p.has(mp::kCancelMoveTo)) physics_obj_->interrupt_current_movement();
-  if (p.has(mp::kSetHoldKey)) raw_state.current_holdkey = p.hold_key;
+  if (p.has(mp::kSetHoldKey)) SetHoldKey(p.hold_key, p.has(mp::kCancelMoveTo));
   uint32_t command = m;
   adjust_motion(command, local.speed, p.hold_key);
   if (interpreted_state.current_style != kNonCombat) {
@@ -378,7 +407,8 @@ void CMotionInterp::LeaveGround() {
   if (!physics_obj_) return;
   const Weenie& w = physics_obj_->weenie;
   if ((w.present && !w.creature) || !(physics_obj_->state & kGravityState)) return;
-  // The launch velocity (get_state_velocity with z = jump vz) is not modelled: no gravity here.
+  // The launch velocity is recorded (local_velocity); gravity and collision are not modelled.
+  physics_obj_->local_velocity = get_leave_ground_velocity();
   standing_longjump = false;
   jump_extent = 0;
   physics_obj_->RemoveLinkAnimations();

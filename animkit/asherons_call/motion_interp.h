@@ -112,9 +112,16 @@ class CMotionInterp {
   uint32_t motion_allows_jump(uint32_t motion) const;
   void apply_run_to_command(uint32_t& command, float& speed) const;
   void adjust_motion(uint32_t& command, float& speed, HoldKey hold) const;
+  // Runtime 4: the velocity the state stands for (feeds the jump launch, not the CSequence).
   Vec3 get_state_velocity() const;
   float get_max_speed() const;
   float get_adjusted_max_speed() const;
+  // LeaveGround's launch: the state velocity with z = get_jump_v_z(); zero -> the current one.
+  Vec3 get_leave_ground_velocity() const;
+  float get_jump_v_z() const;
+  // Runtime 4.1 (issue 13): Invalid or the held key is no change; a change is stored and
+  // re-applies the current movement.
+  void SetHoldKey(HoldKey key, bool cancel_move_to);
 
   uint32_t DoInterpretedMotion(uint32_t motion, const MovementParameters& p);
   uint32_t StopInterpretedMotion(uint32_t motion, const MovementParameters& p);
@@ -143,7 +150,10 @@ class CMotionInterp {
   uint16_t server_action_stamp = 0;
 
  private:
+  // apply_run_to_command's rate: 1.0 without a weenie, else its run rate or my_run_rate.
   float run_rate() const;
+  // get_state_velocity's rate: the weenie's run rate, else my_run_rate (also with no weenie).
+  float state_velocity_rate() const;
   PhysicsObj* physics_obj_;
   const Choices* choices_;
 };

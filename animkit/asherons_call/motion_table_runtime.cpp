@@ -328,8 +328,12 @@ bool CMotionTable::set_default_state(MotionState& st, CSequence& seq, uint32_t& 
 void CMotionTable::re_modify(CSequence& seq, MotionState& st) const {
   // A table whose turn/sidestep cycles are all allowed can make re_modify re-enter itself
   // without end (each reissue swaps substate and modifier); a depth cap keeps that finite.
+  // Nested re_modify calls each reissue every modifier, so even a capped depth can cost
+  // modifiers^depth reissues (and nodes); the reissues of one outermost call are capped too.
   thread_local int depth = 0;
+  thread_local int reissues_left = 0;
   if (depth >= kMaxReModifyDepth) return;
+  if (depth == 0) reissues_left = kMaxReModifyReissues;
   struct Guard {
     int& d;
     explicit Guard(int& v) : d(v) { ++d; }
@@ -339,7 +343,8 @@ void CMotionTable::re_modify(CSequence& seq, MotionState& st) const {
   const size_t n = st.modifiers.size();
   if (choices_.re_modify == Choices::ReModify::kHeadNTimes) {
     // Runtime 2.2 [all ports]: N times take the head, remove it, reissue it.
-    for (size_t i = 0; i < n && !st.modifiers.empty(); ++i) {
+    for (size_t i = 0; i < n && !st.modifiers.empty() && reissues_left > 0; ++i) {
+      --reissues_left;
       const MotionModifier head = st.modifiers.front();
       st.modifiers.pop_front();
       get_object_sequence(head.motion, st, seq, head.speed_mod, ticks, false);
@@ -349,6 +354,11 @@ void CMotionTable::re_modify(CSequence& seq, MotionState& st) const {
     std::deque<MotionModifier> all;
     all.swap(st.modifiers);
     for (auto it = all.rbegin(); it != all.rend(); ++it) {
+      if (reissues_left <= 0) {
+        st.modifiers.push_front(*it);  // not reissued: kept as it was
+        continue;
+      }
+      --reissues_left;
       get_object_sequence(it->motion, st, seq, it->speed_mod, ticks, false);
     }
   }

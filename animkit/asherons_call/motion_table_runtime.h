@@ -93,6 +93,7 @@ class CMotionTable {
   bool set_default_state(MotionState& st, CSequence& seq, uint32_t& ticks) const;
   void re_modify(CSequence& seq, MotionState& st) const;
   static constexpr int kMaxReModifyDepth = 8;
+  static constexpr int kMaxReModifyReissues = 64;  // per outermost re_modify
 
  private:
   MotionTable data_;

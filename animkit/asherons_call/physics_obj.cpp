@@ -1,6 +1,13 @@
 #include "animkit/asherons_call/physics_obj.h"
 
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdint>
+
 #include "animkit/asherons_call/frame_ops.h"
+#include "animkit/core/error.h"
+#include "animkit/core/limits.h"
 
 namespace animkit::asherons_call {
 
@@ -22,6 +29,9 @@ void PhysicsObj::begin_tick() {
 }
 
 void PhysicsObj::update_object(double dt) {
+  // Issue 13 item 5: NaN and infinity are refused; a finite dt is sliced, its slice count
+  // checked against the step budget before the first slice (1e300 s is refused, not looped on).
+  if (!std::isfinite(dt)) throw Error(fmt::format("update_object: dt {} is not finite", dt));
   // Motion spec Q5 (update_object): the time since the last update includes skipped time.
   double remaining = carried_dt + dt;
   if (remaining < kEpsilon) {
@@ -33,6 +43,8 @@ void PhysicsObj::update_object(double dt) {
     UpdateObjectInternal(static_cast<float>(remaining));
     return;
   }
+  StepBudget budget("update_object: 1 s slices");
+  budget.step(remaining >= 1e18 ? UINT64_MAX / 2 : static_cast<uint64_t>(remaining));
   while (remaining >= 2.0) {
     UpdateObjectInternal(1.0f);
     remaining -= 1.0;

@@ -26,6 +26,7 @@ struct Weenie {
   bool player = false;
   bool has_run_rate = false;
   float run_rate = 1.0f;
+  float jump_vz = 10.0f;  // InqJumpVelocity at full extent (not modelled further)
 };
 
 // Wire types 6-9 handed to the MoveTo stub (runtime 5), recorded as parsed.
@@ -89,6 +90,7 @@ class PhysicsObj final : public MotionDoneListener {
   bool last_move_was_autonomous = false;
   std::array<uint16_t, 9> update_times{};  // [1] movement, [5] server control, [8] instance
   AFrame position;
+  Vec3 local_velocity{};  // set by LeaveGround (the launch); not integrated (no gravity)
   uint32_t sticky_object = 0;
   uint32_t move_to_cancels = 0;
   std::vector<MoveToRecord> move_to;

@@ -36,6 +36,19 @@ HoldKey hold_key_from(const Json& j) {
 
 }  // namespace
 
+Json wire_commands_json(const std::vector<WireCommand>& commands) {
+  Json list = Json::array();
+  for (const WireCommand& c : commands) {
+    Json e{{"field", to_string(c.field)},
+           {"wire", fmt::format("0x{:04X}", c.wire)},
+           {"id", hex32(c.restored.id)},
+           {"name", command_label(c.restored.id)}};
+    if (c.restored.fallback) e["fallback"] = true;  // command-ids page: the trace says so
+    list.push_back(std::move(e));
+  }
+  return list;
+}
+
 void apply_object_settings(PhysicsObj& obj, const Json& j) {
   if (!j.is_object()) throw Error("\"object\": expected an object");
   obj.weenie.present = flag(j, "weenie", obj.weenie.present);
@@ -52,6 +65,8 @@ void apply_object_settings(PhysicsObj& obj, const Json& j) {
   bit("contact", obj.transient_state, kContactTransient);
   bit("walkable", obj.transient_state, kOnWalkableTransient);
   obj.in_cell = flag(j, "in_cell", obj.in_cell);
+  // The local player's own moves are autonomous: apply_current_movement takes the raw path.
+  obj.last_move_was_autonomous = flag(j, "autonomous", obj.last_move_was_autonomous);
 }
 
 InputRecord apply_do(PhysicsObj& obj, const Json& e) {
@@ -81,13 +96,20 @@ InputRecord apply_do(PhysicsObj& obj, const Json& e) {
   } else if (flag(e, "leave_ground", false)) {
     r.kind = "leave_ground";
     obj.interp.LeaveGround();
+  } else if (auto hk = e.find("set_hold_key"); hk != e.end()) {
+    r.kind = "set_hold_key";
+    obj.interp.SetHoldKey(hold_key_from(*hk), flag(e, "cancel_move_to", false));
+  } else if (flag(e, "exit_world", false)) {
+    r.kind = "exit_world";
+    obj.manager.handle_exit_world();
   } else if (flag(e, "remove_link_animations", false)) {
     r.kind = "remove_link_animations";
     obj.RemoveLinkAnimations();
   } else {
     throw Error(
         fmt::format("\"do\" entry {}: expected \"motion\", \"stop\", \"stop_completely\", "
-                    "\"hit_ground\", \"leave_ground\" or \"remove_link_animations\"",
+                    "\"hit_ground\", \"leave_ground\", \"set_hold_key\", \"exit_world\" or "
+                    "\"remove_link_animations\"",
                     e.dump()));
   }
   return r;
@@ -99,6 +121,7 @@ InputRecord apply_wire(PhysicsObj& obj, const std::vector<uint8_t>& bytes) {
   r.kind = "wire";
   r.motion = m.movement_type;
   r.wire_result = to_string(dispatch_movement(obj, m));
+  r.commands = restored_commands(m);
   return r;
 }
 
@@ -155,6 +178,7 @@ Json trace_json(const PhysicsObj& obj, uint64_t tick, double dt,
     if (r.kind == "wire") {
       e["movement_type"] = r.motion;
       e["result"] = r.wire_result;
+      if (!r.commands.empty()) e["commands"] = wire_commands_json(r.commands);
     } else {
       if (r.motion != 0) e["motion"] = hex32(r.motion);
       e["result"] = r.result;
@@ -170,6 +194,12 @@ Json trace_json(const PhysicsObj& obj, uint64_t tick, double dt,
                           {"sidestep_speed", json_float(is.sidestep_speed)},
                           {"turn", hex32(is.turn_command)},
                           {"turn_speed", json_float(is.turn_speed)}};
+  // Runtime 4: the interpreter's velocity figures after the tick.
+  j["speeds"] = Json{{"state_velocity", to_json(obj.interp.get_state_velocity())},
+                     {"max_speed", json_float(obj.interp.get_max_speed())},
+                     {"adjusted_max_speed", json_float(obj.interp.get_adjusted_max_speed())},
+                     {"my_run_rate", json_float(obj.interp.my_run_rate)},
+                     {"local_velocity", to_json(obj.local_velocity)}};
   j["slices"] = obj.tick_slices;
   j["delta"] = frame_json(obj.tick_delta);
   j["position"] = frame_json(obj.position);
@@ -198,9 +228,15 @@ std::string trace_text(const PhysicsObj& obj, uint64_t tick, double dt,
       obj.sequence.velocity.z, obj.sequence.omega.x, obj.sequence.omega.y, obj.sequence.omega.z,
       obj.interp.pending_motions.size(), obj.manager.pending_animations().size());
   for (const InputRecord& r : inputs) {
-    s += r.kind == "wire"
-             ? fmt::format(" | wire {}", r.wire_result)
-             : fmt::format(" | {} {} -> {}", r.kind, command_label(r.motion), r.result);
+    if (r.kind != "wire") {
+      s += fmt::format(" | {} {} -> {}", r.kind, command_label(r.motion), r.result);
+      continue;
+    }
+    s += fmt::format(" | wire {}", r.wire_result);
+    for (const WireCommand& c : r.commands) {
+      s += fmt::format(" {} 0x{:04X}={}{}", to_string(c.field), c.wire, command_label(c.restored.id),
+                       c.restored.fallback ? " (fallback)" : "");
+    }
   }
   for (const QueuedHook& h : obj.tick_hooks) {
     s += fmt::format(" | hook {}",
@@ -208,6 +244,9 @@ std::string trace_text(const PhysicsObj& obj, uint64_t tick, double dt,
   }
   for (const PhysicsObj::Done& d : obj.tick_motion_done)
     s += fmt::format(" | done {}", command_label(d.motion));
+  const Vec3 sv = obj.interp.get_state_velocity();
+  s += fmt::format(" | state v ({:.3f}, {:.3f}, {:.3f}) max {:.3f} adjusted {:.3f}", sv.x, sv.y,
+                   sv.z, obj.interp.get_max_speed(), obj.interp.get_adjusted_max_speed());
   s += fmt::format(" | pos ({:.3f}, {:.3f}, {:.3f})", obj.position.origin.x, obj.position.origin.y,
                    obj.position.origin.z);
   return s;

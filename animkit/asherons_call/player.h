@@ -19,7 +19,11 @@ struct InputRecord {
   uint32_t motion = 0;
   uint32_t result = 0;      // the interpreter's return code
   std::string wire_result;  // for wire messages
+  std::vector<WireCommand> commands;  // for wire messages: the restored 16-bit commands
 };
+
+// The restored commands of a wire message: [{field, wire, id, name, fallback?}].
+Json wire_commands_json(const std::vector<WireCommand>& commands);
 
 // One trace line (runtime state after the tick's update).
 Json trace_json(const PhysicsObj& obj, uint64_t tick, double dt,

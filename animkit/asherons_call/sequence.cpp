@@ -148,6 +148,7 @@ const AnimationFrame* CSequence::current_part_frame() const {
 // ---- update (runtime 1.3, 1.4) --------------------------------------------------------------
 
 void CSequence::update(double dt, AFrame* frame) {
+  if (!std::isfinite(dt)) return;  // never integrate NaN / infinity (PhysicsObj refuses them)
   if (!anim_list_.empty()) {
     update_internal(dt, frame);
     apricot();
@@ -170,11 +171,17 @@ void CSequence::execute_hooks(const AnimationFrame* part_frame, int32_t directio
   for (const AnimHook& h : part_frame->hooks) {
     if (h.direction != 0 && h.direction != direction) continue;
     if (h.type == static_cast<uint32_t>(HookType::kAnimationDone) && drop_data_done) continue;
+    if (hooks_this_update_ >= kMaxHooksPerUpdate) {
+      ++dropped_hooks_;
+      continue;
+    }
+    ++hooks_this_update_;
     hook_obj_->push_back({&h, curr_anim_->anim_id, index, direction});
   }
 }
 
 void CSequence::update_internal(double dt, AFrame* frame) {
+  hooks_this_update_ = 0;
   for (int advances = 0; curr_anim_ != anim_list_.end(); ++advances) {
     AnimSequenceNode& node = *curr_anim_;
     const float fr = node.framerate;
@@ -218,7 +225,9 @@ void CSequence::update_internal(double dt, AFrame* frame) {
       if (frame && std::fabs(dt) > kEpsilon) apply_physics(*frame, dt, dt);
       return;
     }
-    if (!done || advances >= kMaxAdvances) return;
+    // A leftover that is not finite (a step delta that overflowed f32) or the advance cap ends
+    // the update: the rest of the time is dropped.
+    if (!done || advances >= kMaxAdvances || !std::isfinite(leftover)) return;
     // Runtime 1.4 step 5: the synthetic AnimationDone while the head is not first_cyclic.
     if (hook_obj_ && anim_list_.begin() != first_cyclic_) {
       hook_obj_->push_back({nullptr, node.anim_id, floor_index(frame_number_), delta > 0 ? 1 : -1});

@@ -104,8 +104,14 @@ class CSequence {
   }
   // The pose: part frames of curr_anim at floor(frame_number), or null.
   const AnimationFrame* current_part_frame() const;
-  // update_internal's safety cap on node advances per call (see README, "Choices").
-  static constexpr int kMaxAdvances = 100000;
+  // update_internal's safety caps per call (README, "Choices"; issue 13 item 5): node advances
+  // (a node that plays in next to no time, e.g. at a frame rate of 3e38, would otherwise wrap
+  // until the time runs out, which it never does) and hooks queued.
+  static constexpr int kMaxAdvances = 1024;
+  static constexpr size_t kMaxHooksPerUpdate = 4096;
+  // Hooks not queued because of kMaxHooksPerUpdate since the last reset.
+  uint64_t dropped_hooks() const { return dropped_hooks_; }
+  void reset_dropped_hooks() { dropped_hooks_ = 0; }
 
  private:
   void update_internal(double dt, AFrame* frame);
@@ -123,6 +129,8 @@ class CSequence {
   const AnimationStore* store_ = nullptr;
   const Choices* choices_ = nullptr;
   std::vector<QueuedHook>* hook_obj_ = nullptr;
+  size_t hooks_this_update_ = 0;
+  uint64_t dropped_hooks_ = 0;
 };
 
 }  // namespace animkit::asherons_call

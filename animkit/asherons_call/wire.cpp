@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "animkit/asherons_call/command_ids.h"
 #include "animkit/core/writer.h"
 
@@ -10,6 +12,14 @@ namespace animkit::asherons_call {
 namespace {
 
 size_t pad4(size_t pos) { return (4 - pos % 4) % 4; }
+
+// A speed or rate from the wire: NaN or infinity would poison the state (issue 13, item 5).
+float finite_f32(Reader& r, const char* what) {
+  const uint64_t at = r.offset();
+  const float v = r.f32();
+  if (!std::isfinite(v)) throw Error(fmt::format("{} is not a finite number ({})", what, v), at);
+  return v;
+}
 
 // MoveTo / TurnTo payloads [ACE writers]: Origin = u32 cell + 3 f32; MoveToParameters = u32
 // flags + 6 f32; TurnToParameters = u32 flags + 2 f32.
@@ -29,12 +39,12 @@ void read_move_to(Reader& r, MoveToRecord& mt) {
       mt.target = r.u32();
       origin();
       params(6);
-      mt.run_rate = r.f32();
+      mt.run_rate = finite_f32(r, "run rate");
       break;
     case 7:
       origin();
       params(6);
-      mt.run_rate = r.f32();
+      mt.run_rate = finite_f32(r, "run rate");
       break;
     case 8:
       mt.target = r.u32();
@@ -126,9 +136,9 @@ MovementMessage read_movement_message(Bytes bytes, const Choices& choices) {
     if (s.flags & imf::kForward) s.forward = r.u16();
     if (s.flags & imf::kSidestep) s.sidestep = r.u16();
     if (s.flags & imf::kTurn) s.turn = r.u16();
-    if (s.flags & imf::kForwardSpeed) s.forward_speed = r.f32();
-    if (s.flags & imf::kSidestepSpeed) s.sidestep_speed = r.f32();
-    if (s.flags & imf::kTurnSpeed) s.turn_speed = r.f32();
+    if (s.flags & imf::kForwardSpeed) s.forward_speed = finite_f32(r, "forward speed");
+    if (s.flags & imf::kSidestepSpeed) s.sidestep_speed = finite_f32(r, "sidestep speed");
+    if (s.flags & imf::kTurnSpeed) s.turn_speed = finite_f32(r, "turn speed");
     const uint64_t at = r.offset();
     if (num_actions > r.remaining() / 8) {
       throw Error(fmt::format("{} actions need {} bytes, {} left", num_actions,
@@ -139,7 +149,7 @@ MovementMessage read_movement_message(Bytes bytes, const Choices& choices) {
     for (WireAction& a : s.actions) {
       a.command = r.u16();
       a.stamp_word = r.u16();
-      a.speed = r.f32();
+      a.speed = finite_f32(r, "action speed");
     }
     if (choices.action_pad == Choices::ActionPad::kAlign4) {
       const size_t n = pad4(r.pos());  // ACE writes it: a truncated pad is an error
@@ -242,18 +252,33 @@ InterpretedMotionState interpreted_state_from(const MovementMessage& m, const Ch
   } else {
     s.current_style = motion::kNonCombat;
   }
-  if (w.flags & imf::kForward) s.forward_command = command_from_wire(w.forward, 0x40000000u);
-  if (w.flags & imf::kSidestep) s.sidestep_command = command_from_wire(w.sidestep, 0x65000000u);
-  if (w.flags & imf::kTurn) s.turn_command = command_from_wire(w.turn, 0x65000000u);
+  // Command-ids page: command_ids[u16], the field's fallback only for ids the catalogue lacks.
+  if (w.flags & imf::kForward)
+    s.forward_command = restore_wire_command(w.forward, WireField::kForward).id;
+  if (w.flags & imf::kSidestep)
+    s.sidestep_command = restore_wire_command(w.sidestep, WireField::kSidestep).id;
+  if (w.flags & imf::kTurn) s.turn_command = restore_wire_command(w.turn, WireField::kTurn).id;
   if (w.flags & imf::kForwardSpeed) s.forward_speed = w.forward_speed;
   if (w.flags & imf::kSidestepSpeed) s.sidestep_speed = w.sidestep_speed;
   if (w.flags & imf::kTurnSpeed) s.turn_speed = w.turn_speed;
   for (const WireAction& a : w.actions) {
-    s.actions.push_back({command_from_wire(a.command, 0x10000000u), a.speed,
+    s.actions.push_back({restore_wire_command(a.command, WireField::kAction).id, a.speed,
                          static_cast<uint16_t>(a.stamp_word & 0x7FFF),
                          (a.stamp_word & 0x8000) != 0});
   }
   return s;
+}
+
+std::vector<WireCommand> restored_commands(const MovementMessage& m) {
+  std::vector<WireCommand> out;
+  if (m.movement_type != 0) return out;
+  const WireInterpretedState& w = m.state;
+  auto add = [&](WireField f, uint16_t v) { out.push_back({f, v, restore_wire_command(v, f)}); };
+  if (w.flags & imf::kForward) add(WireField::kForward, w.forward);
+  if (w.flags & imf::kSidestep) add(WireField::kSidestep, w.sidestep);
+  if (w.flags & imf::kTurn) add(WireField::kTurn, w.turn);
+  for (const WireAction& a : w.actions) add(WireField::kAction, a.command);
+  return out;
 }
 
 bool is_newer(uint16_t old, uint16_t seq) {

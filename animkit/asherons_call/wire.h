@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "animkit/asherons_call/command_ids.h"
 #include "animkit/asherons_call/physics_obj.h"
 #include "animkit/core/reader.h"
 
@@ -65,6 +66,16 @@ WireInterpretedState wire_state_from(const InterpretedMotionState& s);
 // The InterpretedMotionState a type-0 body stands for (runtime 5: absent fields keep defaults;
 // commands restored from their low 16 bits).
 InterpretedMotionState interpreted_state_from(const MovementMessage& m, const Choices& choices);
+
+// One 16-bit command of a type-0 body as restored (command-ids page): which field, the wire
+// value, the full id, and whether the catalogue lacked it (the trace reports the fallback).
+struct WireCommand {
+  WireField field = WireField::kForward;
+  uint16_t wire = 0;
+  RestoredCommand restored;
+};
+// Every command of the type-0 body in wire order (forward, sidestep, turn, then the actions).
+std::vector<WireCommand> restored_commands(const MovementMessage& m);
 
 // 16-bit wraparound "is `seq` newer than `old`" (motion spec Q1).
 bool is_newer(uint16_t old, uint16_t seq);

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include "animkit/call_of_duty/tokenizer.h"
+#include "animkit/call_of_duty/xanim_header.h"
+#include "animkit/core/error.h"
 #include "animkit/core/registry.h"
 
 namespace animkit::call_of_duty {
@@ -52,16 +54,60 @@ void AssetResolver::set_manifest(std::string_view json_text, const std::string& 
 
 void AssetResolver::add(std::string name, XAnimAsset asset) { manifest_[to_lower(name)] = asset; }
 
+void AssetResolver::set_game_files(const GameFiles* files, bool complete) {
+  game_files_ = files;
+  complete_ = complete;
+  found_.clear();
+}
+
+namespace {
+
+// Loop and length from the header of a found xanim (cod-xanim-format.md §1.1); unknown when the
+// file is short or of another version (its own load reports that).
+XAnimAsset asset_from_header(const GameFiles& files, const GameFile& file) {
+  XAnimAsset a;
+  try {
+    const std::vector<uint8_t> head = files.read(file, kXAnimHeaderSize);
+    Reader r(head);
+    const XAnimHeader h = read_xanim_header(r);
+    if (h.version == kXAnimVersion) {
+      a.looping = h.looped();
+      a.length = h.length();
+    }
+  } catch (const Error&) {
+  }
+  return a;
+}
+
+}  // namespace
+
 std::optional<XAnimAsset> AssetResolver::find(std::string_view name) const {
   const std::string key = to_lower(name);
   auto it = manifest_.find(key);
+  const XAnimAsset* listed = it != manifest_.end() ? &it->second : nullptr;
   if (key == "void" || key == "void_loop") {
-    XAnimAsset a = it != manifest_.end() ? it->second : XAnimAsset{};
+    XAnimAsset a = listed ? *listed : XAnimAsset{};
     if (!a.looping) a.looping = key == "void_loop";
     return a;
   }
-  if (has_directory_ && !files_.count(key)) return std::nullopt;
-  return it != manifest_.end() ? it->second : XAnimAsset{};
+  // The manifest, where it says something, overrides what the file says.
+  auto with_manifest = [&](XAnimAsset a) {
+    if (listed && listed->looping) a.looping = listed->looping;
+    if (listed && listed->length) a.length = listed->length;
+    return a;
+  };
+  if (has_directory_ && files_.count(key)) return with_manifest({});
+  if (game_files_) {
+    auto f = found_.find(key);
+    if (f == found_.end()) {
+      std::optional<XAnimAsset> a;
+      if (auto file = game_files_->find_xanim(key)) a = asset_from_header(*game_files_, *file);
+      f = found_.emplace(key, a).first;
+    }
+    if (f->second) return with_manifest(*f->second);
+  }
+  if (has_directory_ || complete_) return std::nullopt;
+  return with_manifest({});
 }
 
 }  // namespace animkit::call_of_duty

@@ -38,6 +38,19 @@ class Parser {
       parse_body(top, 0);
     } catch (const Stop&) {
     }
+    // The loader skips an unclosed `/*` to the end of the data without a word (so a file can
+    // lose its tail unnoticed); animkit says so, as a warning at the `/*` (README Choices 20).
+    if (const auto at = tok_.unterminated_comment()) {
+      Diagnostic d;
+      d.level = Diagnostic::Level::kWarning;
+      d.file = options_.file;
+      d.offset = *at;
+      const LineCursor::Place place = lines_.at(*at);
+      d.line = place.line;
+      d.column = place.column;
+      d.message = "unterminated /* comment: the rest of the file is skipped";
+      out_.diagnostics.push_back(std::move(d));
+    }
   }
 
  private:
@@ -137,6 +150,15 @@ class Parser {
         break;
       }
       if (is_identifier(t.text)) {
+        if (t.text.size() >= kMaxTokenChars) {
+          // "A node name must fit the shared identifier and path limits": the game's tokenizer
+          // would cut it short into another name.
+          error(t.offset, fmt::format("name of {} bytes is longer than the game's identifier "
+                                      "limit (MAX_TOKEN_CHARS {}: at most {} bytes)",
+                                      t.text.size(), kMaxTokenChars, kMaxTokenChars - 1));
+          tok_.skip_line();
+          continue;
+        }
         node_line(f, t, depth);
         continue;
       }

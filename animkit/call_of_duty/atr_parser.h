@@ -53,6 +53,9 @@ struct AnimTreeFile {
   bool ok() const { return !has_error(diagnostics); }
 };
 
+// The shared tokenizer's token buffer (MAX_TOKEN_CHARS): a name must fit it with its NUL.
+inline constexpr size_t kMaxTokenChars = 1024;
+
 // Deepest nesting animkit accepts (an animkit limit, not a stock rule: keeps recursion bounded).
 inline constexpr int kMaxNesting = 256;
 

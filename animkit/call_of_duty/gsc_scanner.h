@@ -32,9 +32,17 @@ struct TreeDirective {
   uint64_t offset = 0;
 };
 
+// A script this one loads: `#include path;` or a call into another file, `path::function`.
+struct ScriptDependency {
+  std::string script;  // canonical: lower case, '/' separators, ".gsc" added
+  int line = 0, column = 0;
+  uint64_t offset = 0;
+};
+
 struct ScriptScan {
   std::string file;
   std::vector<TreeDirective> directives;
+  std::vector<ScriptDependency> dependencies;  // the first mention of each, in file order
   std::vector<ScriptReference> references;  // only those made with a tree selected
   std::vector<Diagnostic> diagnostics;      // every one (the compiler would stop at the first)
 };

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "animkit/call_of_duty/anim_registry.h"
+#include "animkit/call_of_duty/file_walk.h"
 #include "animkit/call_of_duty/tokenizer.h"
 #include "animkit/core/error.h"
 #include "animkit/core/registry.h"
@@ -33,68 +34,64 @@ Diagnostic make(const std::string& file, int line, int column, uint64_t offset, 
 
 }  // namespace
 
-LinkResult link_scripts(const std::vector<std::filesystem::path>& scripts,
-                        const LinkOptions& options) {
+LinkResult link_scans(std::vector<std::shared_ptr<const ScriptScan>> scripts,
+                      const std::vector<TreeDirective>& selections, const LinkOptions& options) {
   LinkResult out;
-  auto display = [&](const std::filesystem::path& p) {
-    return options.display ? options.display(p) : p.string();
-  };
+  out.scripts = std::move(scripts);
   AnimTreeRegistry registry;
   std::map<std::string, std::vector<Reference>> refs_by_tree;
   std::map<std::string, int> index_of;  // canonical name -> registry index (0: refused)
-  for (const auto& path : scripts) {
-    std::string text;
+  for (const auto& scan : out.scripts) {
+    for (const Diagnostic& d : scan->diagnostics) out.diagnostics.push_back(d);
+  }
+  // The tree is registered on first use (its #using_animtree).
+  for (const TreeDirective& d : selections) {
+    if (index_of.count(d.tree)) continue;
     try {
-      text = as_text(read_file(path));
+      const int index = registry.register_tree(d.tree);
+      index_of[d.tree] = index;
+      LinkedTree t;
+      t.name = d.tree;
+      t.index = index;
+      t.directive = d;
+      out.trees.push_back(std::move(t));
     } catch (const Error& e) {
-      out.diagnostics.push_back(make(display(path), 0, 0, 0, e.message()));
-      continue;
+      index_of[d.tree] = 0;
+      out.diagnostics.push_back(make(d.file, d.line, d.column, d.offset, e.message()));
     }
-    ScriptScan scan = scan_script(text, display(path));
-    for (const Diagnostic& d : scan.diagnostics) out.diagnostics.push_back(d);
-    // The tree is registered on first use (its #using_animtree).
-    for (const TreeDirective& d : scan.directives) {
-      if (index_of.count(d.tree)) continue;
-      try {
-        const int index = registry.register_tree(d.tree);
-        index_of[d.tree] = index;
-        LinkedTree t;
-        t.name = d.tree;
-        t.index = index;
-        out.trees.push_back(std::move(t));
-      } catch (const Error& e) {
-        index_of[d.tree] = 0;
-        out.diagnostics.push_back(make(d.file, d.line, d.column, d.offset, e.message()));
-      }
-    }
-    for (const ScriptReference& r : scan.references) {
+  }
+  for (const auto& scan : out.scripts) {
+    for (const ScriptReference& r : scan->references) {
       if (r.kind == ScriptReference::Kind::kAnimation) {
         refs_by_tree[r.tree].push_back({r.name, r.file, r.line, r.column, r.offset});
       }
     }
-    out.scripts.push_back(std::move(scan));
   }
   // Load each registered tree with the names its scripts reference.
   uint32_t seed = 0;
   for (LinkedTree& t : out.trees) {
-    const std::optional<std::filesystem::path> file =
-        options.find_tree ? options.find_tree(t.name) : std::nullopt;
+    std::optional<SourceText> file;
+    try {
+      if (options.find_tree) file = options.find_tree(t.name);
+    } catch (const Error& e) {
+      out.diagnostics.push_back(make(e.file(), 0, 0, 0, e.message()));
+      continue;
+    }
     const auto& refs = refs_by_tree[t.name];
     if (!file) {
-      const Reference* first = refs.empty() ? nullptr : &refs.front();
-      out.diagnostics.push_back(make(first ? first->file : std::string(), first ? first->line : 0,
-                                     first ? first->column : 0, first ? first->offset : 0,
-                                     fmt::format("cannot find 'animtrees/{}.atr'", t.name)));
+      // The game's failure model: a #using_animtree naming a missing .atr leaves the tree empty
+      // and reports nothing (its references bind nothing, silently). A linter says so, as a
+      // warning at the directive (README Choices 16).
+      t.missing = true;
+      out.diagnostics.push_back(make(t.directive.file, t.directive.line, t.directive.column,
+                                     t.directive.offset,
+                                     fmt::format("cannot find 'animtrees/{}.atr': the game "
+                                                 "leaves the tree empty",
+                                                 t.name),
+                                     Diagnostic::Level::kWarning));
       continue;
     }
-    t.file = display(*file);
-    std::string text;
-    try {
-      text = as_text(read_file(*file));
-    } catch (const Error& e) {
-      out.diagnostics.push_back(make(t.file, 0, 0, 0, e.message()));
-      continue;
-    }
+    t.file = file->display;
     LoadOptions lo;
     lo.tree_name = t.name;
     lo.file = t.file;
@@ -103,7 +100,7 @@ LinkResult link_scripts(const std::vector<std::filesystem::path>& scripts,
     lo.keep_going = options.keep_going;
     lo.assets = options.assets;
     lo.checksum_seed = seed;
-    t.load = load_anim_tree(text, lo);
+    t.load = load_anim_tree(file->text, lo);
     if (t.load->anim) {
       seed = t.load->anim->checksum;
       out.total_nodes += t.load->anim->node_count;
@@ -112,10 +109,10 @@ LinkResult link_scripts(const std::vector<std::filesystem::path>& scripts,
   }
   // Every reference: its tree, node and packed value; the other places of an undefined name.
   std::set<std::pair<std::string, std::string>> undefined_seen;
-  for (const ScriptScan& s : out.scripts) {
-    for (const ScriptReference& r : s.references) {
+  for (const auto& s : out.scripts) {
+    for (const ScriptReference& r : s->references) {
       ResolvedReference rr;
-      rr.ref = r;
+      rr.ref = &r;
       rr.tree_index = index_of.count(r.tree) ? index_of[r.tree] : 0;
       const LinkedTree* tree = rr.tree_index > 0 ? &out.trees[rr.tree_index - 1] : nullptr;
       if (r.kind == ScriptReference::Kind::kAnimTree) {
@@ -137,68 +134,84 @@ LinkResult link_scripts(const std::vector<std::filesystem::path>& scripts,
       out.references.push_back(std::move(rr));
     }
   }
-  if (out.total_nodes > kXAnimPoolNodeCount) {
-    out.diagnostics.push_back(
-        make({}, 0, 0, 0,
-             fmt::format("the loaded trees need {} nodes together; the "
-                         "engine's node pool (XANIM_POOL_NODE_COUNT) holds {}",
-                         out.total_nodes, kXAnimPoolNodeCount),
-             Diagnostic::Level::kWarning));
-  }
   return out;
 }
 
-namespace {
-
-// A file in `dir` named `name`, compared case-insensitively (the game's file system is).
-std::optional<std::filesystem::path> find_ci(const std::filesystem::path& dir,
-                                             const std::string& name) {
-  std::error_code ec;
-  if (std::filesystem::is_regular_file(dir / name, ec)) return dir / name;
-  if (!std::filesystem::is_directory(dir, ec)) return std::nullopt;
-  const std::string want = to_lower(name);
-  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
-    if (e.is_regular_file(ec) && to_lower(e.path().filename().string()) == want) return e.path();
+LinkResult link_sources(const std::vector<SourceText>& sources, const LinkOptions& options) {
+  std::vector<std::shared_ptr<const ScriptScan>> scans;
+  std::vector<TreeDirective> selections;
+  for (const SourceText& source : sources) {
+    auto scan = std::make_shared<ScriptScan>(scan_script(source.text, source.display));
+    selections.insert(selections.end(), scan->directives.begin(), scan->directives.end());
+    scans.push_back(std::move(scan));
   }
-  return std::nullopt;
+  return link_scans(std::move(scans), selections, options);
 }
 
-}  // namespace
+LinkResult link_scripts(const std::vector<std::filesystem::path>& scripts,
+                        const LinkOptions& options) {
+  std::vector<SourceText> sources;
+  std::vector<Diagnostic> unreadable;
+  for (const auto& path : scripts) {
+    try {
+      sources.push_back({path.string(), as_text(read_file(path))});
+    } catch (const Error& e) {
+      unreadable.push_back(make(path.string(), 0, 0, 0, e.message()));
+    }
+  }
+  LinkResult r = link_sources(sources, options);
+  r.diagnostics.insert(r.diagnostics.begin(), unreadable.begin(), unreadable.end());
+  return r;
+}
+
+std::function<std::optional<SourceText>(const std::string& tree)> tree_finder(
+    const GameFiles& files) {
+  return [&files](const std::string& tree) -> std::optional<SourceText> {
+    const auto f = files.find("animtrees/" + tree + ".atr");
+    if (!f) return std::nullopt;
+    return SourceText{f->display, files.read_text(*f)};
+  };
+}
+
+LinkResult lint_mod(const LintOptions& options) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(options.mod_dir, ec)) {
+    throw Error("not a folder", std::nullopt, options.mod_dir.string());
+  }
+  GameFiles files;
+  for (const auto& dir : options.game_dirs) files.add_folder(dir);
+  const int mod = static_cast<int>(files.folder_count());
+  files.add_folder(options.mod_dir);  // fs_game: above every game folder
+  std::vector<SourceText> scripts;
+  std::vector<Diagnostic> unreadable;
+  for (const GameFile& f : files.list("", ".gsc", mod)) {
+    try {
+      scripts.push_back({f.display, files.read_text(f)});
+    } catch (const Error& e) {
+      unreadable.push_back(make(f.display, 0, 0, 0, e.message()));
+    }
+  }
+  AssetResolver assets;
+  assets.set_game_files(&files, !options.game_dirs.empty());
+  if (options.manifest) assets.load_manifest(*options.manifest);
+  LinkOptions o;
+  o.anim_check = options.anim_check;
+  o.assets = &assets;
+  o.find_tree = tree_finder(files);
+  LinkResult r = link_sources(scripts, o);
+  std::vector<Diagnostic> first = files.diagnostics();
+  first.insert(first.end(), unreadable.begin(), unreadable.end());
+  r.diagnostics.insert(r.diagnostics.begin(), first.begin(), first.end());
+  return r;
+}
 
 LinkResult lint_mod(const std::filesystem::path& mod_dir, bool anim_check,
                     const std::optional<std::filesystem::path>& manifest) {
-  std::error_code ec;
-  if (!std::filesystem::is_directory(mod_dir, ec)) {
-    throw Error("not a folder", std::nullopt, mod_dir.string());
-  }
-  std::vector<std::filesystem::path> scripts;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(mod_dir, ec)) {
-    if (e.is_regular_file(ec) && to_lower(e.path().extension().string()) == ".gsc") {
-      scripts.push_back(e.path());
-    }
-  }
-  std::sort(scripts.begin(), scripts.end());
-  AssetResolver assets;
-  std::optional<std::filesystem::path> xanim_dir;
-  for (const auto& e : std::filesystem::directory_iterator(mod_dir, ec)) {
-    if (e.is_directory(ec) && to_lower(e.path().filename().string()) == "xanim")
-      xanim_dir = e.path();
-  }
-  if (xanim_dir) assets.set_directory(*xanim_dir);
-  if (manifest) assets.load_manifest(*manifest);
-  std::optional<std::filesystem::path> animtrees;
-  for (const auto& e : std::filesystem::directory_iterator(mod_dir, ec)) {
-    if (e.is_directory(ec) && to_lower(e.path().filename().string()) == "animtrees")
-      animtrees = e.path();
-  }
-  LinkOptions o;
+  LintOptions o;
+  o.mod_dir = mod_dir;
   o.anim_check = anim_check;
-  o.assets = &assets;
-  o.find_tree = [animtrees](const std::string& tree) -> std::optional<std::filesystem::path> {
-    if (!animtrees) return std::nullopt;
-    return find_ci(*animtrees, tree + ".atr");
-  };
-  return link_scripts(scripts, o);
+  o.manifest = manifest;
+  return lint_mod(o);
 }
 
 }  // namespace animkit::call_of_duty

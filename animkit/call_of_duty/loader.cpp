@@ -45,6 +45,12 @@ class Build {
       if (!out_.bindings.emplace(name, i).second) {
         error(source(i), fmt::format("duplicate animation '{}' in 'animtrees/{}.atr'", name,
                                      options_.tree_name));
+      } else if (i > kMaxPackedNodeIndex) {
+        // "The low 16 bits hold the node index": a larger index would be truncated silently
+        // into another node's value.
+        error(source(i), fmt::format("node index {} of '{}' does not fit the 16 bits of a packed "
+                                     "animation reference (at most {})",
+                                     i, name, kMaxPackedNodeIndex));
       }
     }
   }
@@ -56,6 +62,15 @@ class Build {
     for (int32_t i : out_.anim->visit_order) {
       XAnimEntry& e = out_.anim->entries[i];
       if (!e.leaf) continue;
+      // "A leaf name is also an xanim asset name": xanim/<name> must fit MAX_QPATH with its NUL.
+      if (e.name.size() > kMaxLeafNameLength) {
+        const std::string shown =
+            e.name.size() > 64 ? e.name.substr(0, 61) + "..." : e.name;
+        error(source(i), fmt::format("animation name '{}' ({} bytes) does not fit "
+                                     "'xanim/<name>' in MAX_QPATH ({} bytes): at most {} bytes",
+                                     shown, e.name.size(), kMaxQPath, kMaxLeafNameLength));
+        continue;
+      }
       e.asset = assets.find(e.name);
       if (!e.asset) error(source(i), fmt::format("Cannot find 'xanim/{}'", e.name));
     }
@@ -157,16 +172,6 @@ LoadResult load_anim_tree(std::string_view text, const LoadOptions& options) {
     b.sync_setup();
     b.check_defined();
   } catch (const Stop&) {
-  }
-  if (out.anim->node_count > kXAnimPoolNodeCount) {
-    Diagnostic d;
-    d.level = Diagnostic::Level::kWarning;
-    d.file = options.file;
-    d.message = fmt::format(
-        "the tree needs {} nodes; the engine's node pool "
-        "(XANIM_POOL_NODE_COUNT) holds {}",
-        out.anim->node_count, kXAnimPoolNodeCount);
-    out.diagnostics.push_back(std::move(d));
   }
   return out;
 }

@@ -49,9 +49,16 @@ struct LoadResult {
   std::optional<int32_t> find(std::string_view name) const;
 };
 
-// XANIM_POOL_NODE_COUNT (cod-animtrees.txt, "Limits"): an engine pool constant, reported as a
-// warning when a tree alone needs more nodes.
-inline constexpr uint32_t kXAnimPoolNodeCount = 2048;
+// The largest node index a packed reference holds (cod-animtrees.txt, "Script integration":
+// "(treeIndex << 16) | nodeIndex", the low 16 bits). A referenced node beyond it is an error.
+// (XANIM_POOL_NODE_COUNT, 2048, holds runtime animation state, not tree nodes: "not a per-file
+// syntax rule", so it is not checked.)
+inline constexpr int32_t kMaxPackedNodeIndex = 0xFFFF;
+
+// A leaf's asset path `xanim/<name>` must fit MAX_QPATH (64 bytes, with its NUL): names of at
+// most 57 bytes ("Limits": "A leaf name is also an xanim asset name").
+inline constexpr size_t kMaxQPath = 64;
+inline constexpr size_t kMaxLeafNameLength = kMaxQPath - 6 - 1;
 
 LoadResult load_anim_tree(std::string_view text, const LoadOptions& options);
 

@@ -5,6 +5,7 @@
 #include "animkit/call_of_duty/atr_document.h"
 #include "animkit/call_of_duty/loader.h"
 #include "animkit/call_of_duty/tree_output.h"
+#include "animkit/call_of_duty/xanim_document.h"
 
 namespace animkit::call_of_duty {
 
@@ -71,6 +72,13 @@ void register_module(Registry& registry) {
   atr.sniff = sniff_atr;
   atr.open = open_atr;
   engine.formats.push_back(std::move(atr));
+  Format xanim;
+  xanim.name = "cod-xanim";
+  xanim.engine = "call_of_duty";
+  xanim.description = "Call of Duty / United Offensive xanim v14 animation (xanim/<name>)";
+  xanim.sniff = sniff_xanim;
+  xanim.open = open_xanim;
+  engine.formats.push_back(std::move(xanim));
   engine.options = atr_options();
   engine.demo = demo;
   registry.add(std::move(engine));

@@ -105,8 +105,10 @@ Token Tokenizer::read(bool allow_line_breaks) {
     }
     if (text_[pos_] == '/' && pos_ + 1 < n && text_[pos_ + 1] == '*') {
       // A block comment over several lines is not the newline of a "parse on line" read.
+      const size_t start = pos_;
       pos_ += 2;
       while (pos_ < n && !(text_[pos_] == '*' && pos_ + 1 < n && text_[pos_ + 1] == '/')) ++pos_;
+      if (pos_ >= n) unterminated_comment_ = start;  // the rest of the data is the comment
       pos_ = std::min(n, pos_ + 2);
       continue;
     }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -67,11 +68,14 @@ class Tokenizer {
   size_t position() const { return pos_; }
   void set_position(size_t pos) { pos_ = pos; }
   size_t size() const { return text_.size(); }
+  // The offset of a `/*` that reached the end of the data, once one has.
+  std::optional<size_t> unterminated_comment() const { return unterminated_comment_; }
 
  private:
   Token read(bool allow_line_breaks);
   std::string_view text_;
   size_t pos_ = 0;
+  std::optional<size_t> unterminated_comment_;
 };
 
 // True for one or more ASCII letters, digits or underscores (a leading digit is allowed).

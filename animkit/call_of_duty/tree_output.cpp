@@ -29,35 +29,36 @@ Json diagnostic_json(const Diagnostic& d) {
               {"level", d.is_error() ? "error" : "warning"}};
 }
 
-Json tree_json(const LoadResult& r) {
-  Json nodes = Json::array();
-  if (r.anim) {
-    for (size_t i = 0; i < r.anim->entries.size(); ++i) {
-      const XAnimEntry& e = r.anim->entries[i];
-      Json n{{"index", i},
-             {"name", e.name},
-             {"parent", e.parent >= 0 ? Json(e.parent) : Json(nullptr)},
-             {"first_child", e.first_child},
-             {"child_count", e.child_count},
-             {"flags", flag_names(e.flags)},
-             {"leaf", e.leaf}};
-      if (e.source >= 0) {
-        const AtrNode& s = r.parsed.nodes[e.source];
-        if (s.synthetic) {
-          n["synthetic"] = true;
-        } else {
-          n["line"] = s.line;
-          n["column"] = s.column;
-        }
-      }
-      if (e.leaf) {
-        n["asset"] = "xanim/" + e.name;
-        if (e.asset && e.asset->looping) n["looping"] = *e.asset->looping;
-        if (e.asset && e.asset->length) n["length"] = json_float(*e.asset->length);
-      }
-      nodes.push_back(std::move(n));
+namespace {
+
+Json node_json(const LoadResult& r, size_t i) {
+  const XAnimEntry& e = r.anim->entries[i];
+  Json n{{"index", i},
+         {"name", e.name},
+         {"parent", e.parent >= 0 ? Json(e.parent) : Json(nullptr)},
+         {"first_child", e.first_child},
+         {"child_count", e.child_count},
+         {"flags", flag_names(e.flags)},
+         {"leaf", e.leaf}};
+  if (e.source >= 0) {
+    const AtrNode& s = r.parsed.nodes[e.source];
+    if (s.synthetic) {
+      n["synthetic"] = true;
+    } else {
+      n["line"] = s.line;
+      n["column"] = s.column;
     }
   }
+  if (e.leaf) {
+    n["asset"] = "xanim/" + e.name;
+    if (e.asset && e.asset->looping) n["looping"] = *e.asset->looping;
+    if (e.asset && e.asset->length) n["length"] = json_float(*e.asset->length);
+  }
+  return n;
+}
+
+// Everything but the nodes, with "nodes" holding `nodes`.
+Json tree_json_with(const LoadResult& r, Json nodes) {
   Json diags = Json::array();
   for (const Diagnostic& d : r.diagnostics) diags.push_back(diagnostic_json(d));
   return Json{{"tree", r.tree_name},
@@ -66,6 +67,31 @@ Json tree_json(const LoadResult& r) {
               {"checksum", r.anim ? Json(r.anim->checksum) : Json(nullptr)},
               {"nodes", std::move(nodes)},
               {"diagnostics", std::move(diags)}};
+}
+
+}  // namespace
+
+Json tree_json(const LoadResult& r) {
+  Json nodes = Json::array();
+  if (r.anim) {
+    for (size_t i = 0; i < r.anim->entries.size(); ++i) nodes.push_back(node_json(r, i));
+  }
+  return tree_json_with(r, std::move(nodes));
+}
+
+void write_tree_json(std::ostream& out, const LoadResult& r) {
+  // The document around a placeholder, split where the nodes go.
+  const std::string shell = tree_json_with(r, Json("\x01nodes\x01")).dump();
+  const std::string mark = "\"\\u0001nodes\\u0001\"";
+  const size_t at = shell.find(mark);
+  out << shell.substr(0, at) << '[';
+  if (r.anim) {
+    for (size_t i = 0; i < r.anim->entries.size(); ++i) {
+      if (i) out << ',';
+      out << node_json(r, i).dump();
+    }
+  }
+  out << ']' << shell.substr(at + mark.size());
 }
 
 std::string tree_text(const LoadResult& r) {
@@ -99,14 +125,17 @@ std::string tree_text(const LoadResult& r) {
 
 namespace {
 
-std::string dot_quote(const std::string& s) {
-  std::string q = "\"";
+// Text inside a DOT double-quoted string: `"` and `\` escaped.
+std::string dot_escape(const std::string& s) {
+  std::string q;
   for (char c : s) {
     if (c == '"' || c == '\\') q += '\\';
     q += c;
   }
-  return q + "\"";
+  return q;
 }
+
+std::string dot_quote(const std::string& s) { return "\"" + dot_escape(s) + "\""; }
 
 }  // namespace
 
@@ -117,8 +146,10 @@ std::string tree_dot(const LoadResult& r) {
     const XAnim& a = *r.anim;
     for (size_t i = 0; i < a.entries.size(); ++i) {
       const XAnimEntry& e = a.entries[i];
-      std::string label = fmt::format("{}: {}", i, e.name);
+      // One line per property: DOT's `\n` escape, so the name itself is escaped first.
+      std::string label = "\"" + dot_escape(fmt::format("{}: {}", i, e.name));
       for (const std::string& f : flag_names(e.flags)) label += "\\n" + f;
+      label += "\"";
       std::string attrs;
       if (e.leaf) {
         const bool synthetic = e.source >= 0 && r.parsed.nodes[e.source].synthetic;
@@ -132,7 +163,7 @@ std::string tree_dot(const LoadResult& r) {
         if (e.flags & kComplete) style += style.empty() ? "bold" : ",bold";
         if (!style.empty()) attrs += ", style=\"" + style + "\"";
       }
-      s += fmt::format("  n{} [label={}, {}];\n", i, dot_quote(label), attrs);
+      s += fmt::format("  n{} [label={}, {}];\n", i, label, attrs);
     }
     for (size_t i = 1; i < a.entries.size(); ++i) {
       s += fmt::format("  n{} -> n{};\n", a.entries[i].parent, i);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,9 @@ Json diagnostic_json(const Diagnostic& d);
 // {"tree", "node_count", "checksum", "nodes": [{"index", "name", "parent", "first_child",
 //  "child_count", "flags", "leaf", ...}], "diagnostics": [...]}
 Json tree_json(const LoadResult& result);
+// The same document written node by node (a 2 M-node tree is never held as one Json): the bytes
+// of tree_json(result).dump().
+void write_tree_json(std::ostream& out, const LoadResult& result);
 // An indented listing in the stock order, one node a line, then the diagnostics.
 std::string tree_text(const LoadResult& result);
 // Graphviz source: parents as boxes (sync groups filled, `complete` bold), leaves as ellipses.

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "animkit/core/joint_match.h"
+
 namespace animkit {
 
 namespace {
@@ -186,6 +188,28 @@ void register_neutral_format(Registry& registry) {
   f.open = [](const std::filesystem::path& path, Bytes bytes, const Options&) {
     const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
     return std::make_unique<NeutralDocument>(animated_from_json(parse_json(text, path.string())));
+  };
+  // `animkit import --as neutral-json`: the glTF's skeleton and clips as they are (float32 both
+  // sides: lossless); with --template, matched by joint name onto the template's skeleton.
+  f.import_gltf = [](const ImportRequest& request) {
+    Animated a = request.source;
+    ImportResult result;
+    if (!request.template_path.empty()) {
+      const std::vector<uint8_t> bytes = read_file(request.template_path);
+      const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+      Animated original = animated_from_json(parse_json(text, request.template_path.string()));
+      JointMatch m = match_joints(a, original.skeleton);
+      a.skeleton = std::move(original.skeleton);
+      a.clips = std::move(m.clips);
+      result.notes = std::move(m.notes);
+    }
+    const std::string text = to_json(a).dump(1) + "\n";
+    result.bytes.assign(text.begin(), text.end());
+    Json joints = Json::object();
+    for (const std::string& name : a.skeleton.names) joints[name] = 0.0;  // float32 kept exactly
+    result.report = {{"joints", a.skeleton.num_joints()}, {"clips", a.clips.size()},
+                     {"max_error", joints}};
+    return result;
   };
   core.formats.push_back(std::move(f));
   registry.add(std::move(core));

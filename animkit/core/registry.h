@@ -80,6 +80,22 @@ class Document {
 // Named values the verbs pass through to the engines (`--game mhfu`, `--skeleton S`, ...).
 using Options = std::map<std::string, std::string>;
 
+// What `animkit import` hands a format's writer (issue 17): the skeleton and clips read from the
+// glTF, the original file the result replaces (`--template`), and the options.
+struct ImportRequest {
+  Animated source;
+  std::filesystem::path template_path;  // empty when --template was not given
+  std::string clip;                     // --clip: the animation to write (empty: the format's choice)
+  Options options;                      // engine options, plus "tolerance" and "frame-rate" when given
+  bool dry_run = false;                 // report only; `bytes` is not written
+};
+
+struct ImportResult {
+  std::vector<uint8_t> bytes;     // the file in the format's own encoding
+  Json report = Json::object();   // e.g. the per-joint maximum error of the quantised result
+  std::vector<std::string> notes; // said to the user
+};
+
 struct Format {
   std::string name;         // e.g. "warriors-anm"; `--format NAME` forces it
   std::string engine;       // e.g. "warriors"
@@ -93,6 +109,9 @@ struct Format {
   // File extensions of this format (".anm"): a file no sniff accepts but named so is opened as
   // this format anyway, so that a damaged file gets the parser's precise error, not "unknown".
   std::vector<std::string> extensions = {};
+  // Writes this format from glTF-read animation (`animkit import --as NAME`); empty when the
+  // format cannot be written from glTF. Throws animkit::Error when the animation does not fit.
+  std::function<ImportResult(const ImportRequest& request)> import_gltf = nullptr;
 };
 
 // An option an engine adds to the shared verbs (info, dump, export, validate, view, plot),

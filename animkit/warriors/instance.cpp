@@ -56,18 +56,40 @@ void CharacterInstance::remove_range(int first, int last) {
   count_ -= n;
 }
 
+// The tasks are sampled bottom-up: each pushes one pose and a fade turns the two under it into
+// one (warriors.txt, "The task stack"). The layer ending at `top` is the run of tasks that makes
+// one pose there; -1 when the tasks below make none.
+int CharacterInstance::layer_start(int top) const {
+  int need = 1;
+  for (int j = top; j >= 0; --j) {
+    need += stack_[j]->type() == 9 ? 1 : -1;
+    if (need == 0) return j;
+  }
+  return -1;
+}
+
+// 0x00106cc8 (warriors.txt, "Fades"): the fade at `i` gives back itself and the outgoing layer
+// (the upper of the two poses it blends); the surviving layer under that stays. With one layer
+// under it (nothing faded from) only the fade goes. The fade is given back first, then the
+// outgoing layer from the top down (README Choices). Returns the first index removed.
+int CharacterInstance::complete_fade(int i) {
+  const int outgoing = i > 0 ? layer_start(i - 1) : -1;
+  const bool two_layers = outgoing > 0 && layer_start(outgoing - 1) >= 0;
+  const int first = two_layers ? outgoing : i;
+  for (int j = i; j >= first; --j) defer(std::move(stack_[j]));
+  const int n = i - first + 1;
+  for (int j = i + 1; j < count_; ++j) stack_[j - n] = std::move(stack_[j]);
+  count_ -= n;
+  return first;
+}
+
 // 0x00177eb8 finds the newest fade; it is advanced by its remaining time, which completes it.
 void CharacterInstance::finish_newest_fade_if_crowded() {
   if (count_ <= 6) return;
   for (int i = count_ - 1; i >= 0; --i) {
     if (stack_[i]->type() != 9) continue;
-    auto* fade = static_cast<FadeTask*>(stack_[i].get());
-    fade->finish();
-    int first = 0;
-    for (int j = 0; j < i; ++j) {
-      if (stack_[j].get() == fade->new_task) first = j + 1;
-    }
-    remove_range(first, i);
+    static_cast<FadeTask*>(stack_[i].get())->finish();
+    complete_fade(i);
     return;
   }
 }
@@ -97,8 +119,10 @@ void CharacterInstance::push(std::unique_ptr<AnimTask> task) {
 }
 
 void CharacterInstance::change(std::unique_ptr<AnimTask> task, float fade_time) {
-  auto fade = std::make_unique<FadeTask>(this, fade_time, human.speed_multiplier);
-  fade->new_task = task.get();
+  change(std::move(task), std::make_unique<FadeTask>(this, fade_time, human.speed_multiplier));
+}
+
+void CharacterInstance::change(std::unique_ptr<AnimTask> task, std::unique_ptr<FadeTask> fade) {
   insert_bottom(std::move(task));
   push(std::move(fade));
 }
@@ -123,29 +147,30 @@ void CharacterInstance::note_callback(const AnimTask& task, const std::string& n
   callbacks_.push_back({task.anim_id(), task.type(), name, wrap});
 }
 
-// Held-flag events act only on a task that holds the bits they change (warriors.txt, "Coney's
-// implementation", the task system).
+// warriors.txt "Held flags": events 0x2c (clear 0x1, set 0x2), 0x2d (clear 0x7, set 0x4) and
+// 0x48 (all held bits replaced by 0x40000) act only on a task that holds the bits they change,
+// and only the newest task's events fire (sink_for). They move the human's word and the task's
+// held set together, so the release later clears what the task still holds.
 void CharacterInstance::fire(const PlayClip& clip, const AnimEvent& e) {
   events_.push_back({clip.anim_id, &e});
   AnimTask* t = const_cast<AnimTask*>(firing_);
   if (!t) return;
   uint64_t clear = 0, set = 0;
-  if (e.type == 0x2c && (t->held & 0x3)) {
+  if (e.type == 0x2c) {
     clear = 0x1;
     set = 0x2;
-  } else if (e.type == 0x2d && (t->held & 0x7)) {
+  } else if (e.type == 0x2d) {
     clear = 0x7;
     set = 0x4;
-  } else if (e.type == 0x48 && t->held) {
+  } else if (e.type == 0x48) {
     clear = t->held;
     set = 0x40000;
   } else {
     return;
   }
-  const uint64_t keep = held_by_others(t);
-  human.state_flags &= ~((t->held & clear) & ~keep);
+  if (!(t->held & (clear | set))) return;  // holds none of the bits the event changes
+  human.state_flags = (human.state_flags & ~(t->held & clear)) | set;
   t->held = (t->held & ~clear) | set;
-  human.state_flags |= set;
 }
 
 void CharacterInstance::advance(float dt) {
@@ -156,12 +181,6 @@ void CharacterInstance::advance(float dt) {
     if (r == AdvanceResult::kHandOver) {
       // The next task takes the clip's place, in the same update.
       std::unique_ptr<AnimTask> next = t->take_next();
-      for (int j = 0; j < count_; ++j) {
-        if (stack_[j]->type() == 9) {
-          auto* f = static_cast<FadeTask*>(stack_[j].get());
-          if (f->new_task == t) f->new_task = next.get();
-        }
-      }
       if (firing_ == t) firing_ = next.get();
       defer(std::move(stack_[i]));
       stack_[i] = std::move(next);
@@ -170,14 +189,7 @@ void CharacterInstance::advance(float dt) {
       remove_range(i, i);
       --i;
     } else if (r == AdvanceResult::kFadeDone) {
-      // 0x00106cc8: the fade gives back itself and every task between its new task and itself.
-      auto* f = static_cast<FadeTask*>(t);
-      int first = 0;
-      for (int j = 0; j < i; ++j) {
-        if (stack_[j].get() == f->new_task) first = j + 1;
-      }
-      remove_range(first, i);
-      i = first - 1;
+      i = complete_fade(i) - 1;
     }
   }
   firing_ = nullptr;

@@ -19,6 +19,7 @@ struct Human {
   Vec3 velocity;             // world m/s from the root motion this update
   Vec3 position;
   float speed_multiplier = 1.0f;  // +0x3a4, the locomotion blends' rate
+  uint32_t reported_object_flags = 0;  // +0x40 of the object the human reports (vtable +0xf4)
 };
 
 struct FiredEvent {
@@ -52,6 +53,8 @@ class CharacterInstance : public EventSink {
   // A change of animation: fade over `fade` s, the new task under it (warriors.txt, "The task
   // stack"): make the fade, insert the new task at the bottom, push the fade on top.
   void change(std::unique_ptr<AnimTask> task, float fade);
+  // The same with a fade made by the caller (held bits, its own rate).
+  void change(std::unique_ptr<AnimTask> task, std::unique_ptr<FadeTask> fade);
   // The queue (up to 10): tasks inserted at the bottom when the queue runs; false when full.
   bool queue(std::unique_ptr<AnimTask> task);
   // CharacterInstance_RunQueuedTasks (0x00175610).
@@ -95,6 +98,8 @@ class CharacterInstance : public EventSink {
  private:
   void finish_newest_fade_if_crowded();
   void remove_range(int first, int last);  // [first, last], deferred
+  int layer_start(int top) const;
+  int complete_fade(int i);
   void defer(std::unique_ptr<AnimTask> task);
 
   std::array<std::unique_ptr<AnimTask>, kMaxStack> stack_;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <ostream>
 
@@ -46,7 +47,16 @@ int to_id(const std::string& key, const char* what) {
 float number(const Json& j, const char* key, float fallback) {
   if (!j.contains(key)) return fallback;
   if (!j[key].is_number()) throw Error(fmt::format("'{}' must be a number", key));
-  return j[key].get<float>();
+  const float v = j[key].get<float>();
+  if (!std::isfinite(v)) throw Error(fmt::format("'{}' must be a finite float32", key));
+  return v;
+}
+
+// A finite number >= 0 (a time, a rate).
+float non_negative(const Json& j, const char* key, float fallback) {
+  const float v = number(j, key, fallback);
+  if (!std::isfinite(v) || v < 0) throw Error(fmt::format("'{}' must be a finite number >= 0", key));
+  return v;
 }
 
 int integer(const Json& j, const char* key, int fallback) {
@@ -55,13 +65,36 @@ int integer(const Json& j, const char* key, int fallback) {
   return j[key].get<int>();
 }
 
+// A flags word: an integer, or a string in C notation ("0x4000000000").
+uint64_t flag_word(const Json& j, const char* key, uint64_t fallback) {
+  if (!j.contains(key)) return fallback;
+  const Json& v = j[key];
+  if (v.is_number_unsigned()) return v.get<uint64_t>();
+  if (v.is_number_integer() && v.get<int64_t>() >= 0) return static_cast<uint64_t>(v.get<int64_t>());
+  if (v.is_string()) {
+    const std::string t = v.get<std::string>();
+    try {
+      size_t n = 0;
+      const uint64_t w = std::stoull(t, &n, 0);
+      if (n == t.size() && !t.empty() && t[0] != '-') return w;
+    } catch (...) {
+    }
+  }
+  throw Error(fmt::format("'{}' must be a flags word (a non-negative integer or \"0x...\")", key));
+}
+
+// A task's `next` chain is built by recursion; deeper than this is refused (a scenario of 40,000
+// nested tasks must be an error, not a stack overflow).
+constexpr int kMaxTaskNesting = 256;
+
 void load_set(const Json& j, const std::filesystem::path& base, AnimSet& set) {
   if (j.contains("anim_speeds")) {
     const Json& s = j["anim_speeds"];
     if (!s.is_array() || s.size() != 4) throw Error("'anim_speeds' must be four numbers");
     for (int i = 0; i < 4; ++i) {
-      if (!s[i].is_number()) throw Error("'anim_speeds' must be four numbers");
-      set.speeds.rates[i] = s[i].get<float>();
+      const float r = s[i].is_number() ? s[i].get<float>() : -1.0f;
+      if (!std::isfinite(r) || r < 0) throw Error("'anim_speeds' must be four numbers >= 0");
+      set.speeds.rates[i] = r;
     }
   }
   // "character": a character resource; its Character Data names the clips by id and its Anim
@@ -115,7 +148,16 @@ struct Player {
   AnimSet set;
   std::map<std::string, AnimSet> others;  // other humans' sets, for paired tasks
 
-  std::unique_ptr<AnimTask> make_task(const Json& spec) {
+  std::unique_ptr<AnimTask> make_task(const Json& spec, int depth = 0) {
+    if (depth == 0) {  // measured first, without recursion
+      int n = 0;
+      for (const Json* j = &spec; j->is_object() && j->contains("next"); j = &(*j)["next"]) {
+        if (++n >= kMaxTaskNesting) {
+          throw Error(fmt::format("tasks nested deeper than {} (\"next\" inside \"next\")",
+                                  kMaxTaskNesting));
+        }
+      }
+    }
     if (!spec.is_object() || !spec.contains("do") || !spec["do"].is_string()) {
       throw Error("a task is an object with \"do\"");
     }
@@ -142,14 +184,15 @@ struct Player {
                        : d == "paired_hold" ? 4
                                             : 3;
       float rate = from->rate(anim);
-      if (type == 7) rate = number(spec, "rate", 1.0f);
-      auto t = std::make_unique<ClipTask>(type, inst, clip, number(spec, "rate", rate));
+      if (type == 7) rate = non_negative(spec, "rate", 1.0f);
+      auto t = std::make_unique<ClipTask>(type, inst, clip, non_negative(spec, "rate", rate));
       if ((type == 3 || type == 6) && spec.contains("next")) {
-        t->set_next(make_task(spec["next"]), number(spec, "blend", 0.0f));
+        t->set_next(make_task(spec["next"], depth + 1), non_negative(spec, "blend", 0.0f));
       }
       task = std::move(t);
     } else if (d == "fade") {
-      task = std::make_unique<FadeTask>(inst, number(spec, "fade", 0.0f), speed);
+      task = std::make_unique<FadeTask>(inst, non_negative(spec, "fade", 0.0f),
+                                        non_negative(spec, "rate", speed));
     } else if (d == "gait") {
       const Json& a = spec.value("anims", Json());
       if (!a.is_array() || a.size() != 5) throw Error("gait: \"anims\" must be five anim ids");
@@ -160,7 +203,7 @@ struct Player {
       }
       auto g =
           std::make_unique<GaitTask>(inst, clips, number(spec, "value", 0.0f),
-                                     number(spec, "rate", speed), number(spec, "speed", 10.0f));
+                                     non_negative(spec, "rate", speed), number(spec, "speed", 10.0f));
       task = std::move(g);
     } else if (d == "mix" || d == "select" || d == "direction") {
       const int type = d == "mix" ? 10 : d == "select" ? 11 : 13;
@@ -183,12 +226,15 @@ struct Player {
                         : d == "select" ? MixTask::Kind::kFour
                                         : MixTask::Kind::kEight;
       task = std::make_unique<MixTask>(type, kind, inst, clips.data(), n,
-                                       number(spec, "value", 0.0f), number(spec, "rate", speed));
+                                       number(spec, "value", 0.0f), non_negative(spec, "rate", speed));
     } else {
       throw Error(fmt::format("unknown task \"{}\"", d));
     }
     task->set_flags(static_cast<uint32_t>(integer(spec, "flags", 0)));
-    task->held = static_cast<uint64_t>(spec.value("hold", int64_t{0}));
+    // warriors.txt "Held flags": "hold" is the set the task holds, "start" the bits it sets as
+    // it starts (the held set when not given).
+    task->held = flag_word(spec, "hold", 0);
+    task->start_bits = flag_word(spec, "start", task->held);
     task->end_callback = spec.value("callback", std::string());
     task->wrap_callback = spec.value("wrap_callback", std::string());
     if (spec.contains("target")) task->set_blend_target(number(spec, "target", 0));
@@ -198,7 +244,19 @@ struct Player {
   void act(const Json& a) {
     const std::string d = a["do"].get<std::string>();
     if (d == "change") {
-      instance.change(make_task(a.value("task", Json())), number(a, "fade", 0.0f));
+      // The fade: a number of seconds, or a fade task ({"do": "fade", "fade": d, "hold": ...}).
+      std::unique_ptr<FadeTask> fade;
+      if (a.contains("fade") && a["fade"].is_object()) {
+        std::unique_ptr<AnimTask> f = make_task(a["fade"]);
+        if (f->type() != 9) throw Error("change: \"fade\" must be a number or a fade task");
+        fade.reset(static_cast<FadeTask*>(f.release()));
+      } else {
+        fade = std::make_unique<FadeTask>(&instance, non_negative(a, "fade", 0.0f),
+                                          instance.human.speed_multiplier);
+        fade->held = flag_word(a, "fade_hold", 0);
+        fade->start_bits = flag_word(a, "fade_start", fade->held);
+      }
+      instance.change(make_task(a.value("task", Json())), std::move(fade));
     } else if (d == "insert") {
       instance.insert_bottom(make_task(a.value("task", Json())));
     } else if (d == "push") {
@@ -229,7 +287,14 @@ struct Player {
       AnimTask* t = instance.top();
       if (t) t->set_flags(static_cast<uint32_t>(integer(a, "flags", 0)));
     } else if (d == "speed_multiplier") {
-      instance.human.speed_multiplier = number(a, "value", 1.0f);
+      instance.human.speed_multiplier = non_negative(a, "value", 1.0f);
+    } else if (d == "state_flags") {
+      // The caller's own changes to record +0x08 (what the combat code sets beside the tasks).
+      uint64_t& w = instance.human.state_flags;
+      w = (w & ~flag_word(a, "clear", 0)) | flag_word(a, "set", 0);
+    } else if (d == "fade") {
+      // A fade by itself goes on top (TaskStack_Push): it fades out the layer under it.
+      instance.push(make_task(a));
     } else {
       // A task by itself: inserted at the bottom, as the builders insert a new task.
       instance.insert_bottom(make_task(a));
@@ -300,10 +365,10 @@ int play(const Json& scenario, const std::filesystem::path& base, bool json, std
       load_set(h, base, other);
     }
   }
-  const float dt = number(scenario, "dt", kDt);
+  const float dt = non_negative(scenario, "dt", kDt);
   const int updates = integer(scenario, "updates", 60);
   if (updates < 0 || updates > 10000000) throw Error("'updates' must be 0 to 10,000,000");
-  p.instance.human.speed_multiplier = number(scenario, "speed_multiplier", 1.0f);
+  p.instance.human.speed_multiplier = non_negative(scenario, "speed_multiplier", 1.0f);
   p.instance.sample_context.bind_height = number(scenario, "bind_height", 0.0f);
   std::vector<std::pair<int, Json>> actions;
   if (scenario.contains("actions")) {
@@ -358,6 +423,9 @@ int play(const Json& scenario, const std::filesystem::path& base, bool json, std
         line["callbacks"] = std::move(cbs);
       }
       line["state_flags"] = inst.human.state_flags;
+      if (inst.human.reported_object_flags) {
+        line["reported_object_flags"] = inst.human.reported_object_flags;
+      }
       line["heading"] = json_float(inst.human.heading);
       line["velocity"] = to_json(inst.human.velocity);
       line["position"] = to_json(inst.human.position);

@@ -29,14 +29,29 @@ void blend_top_two(PoseStack& poses, float weight) {
 
 // ---- AnimTask ----------------------------------------------------------------------------------
 
-void AnimTask::start() { instance_->human.state_flags |= held; }
+// warriors.txt "Held flags": as it starts a task first clears the bits it holds from record
+// +0x08, then sets its start bits (which it then holds too).
+void AnimTask::start() {
+  uint64_t& word = instance_->human.state_flags;
+  word = (word & ~held) | start_bits;
+  held |= start_bits;
+  started_ = true;
+}
 
-// The release (0x00105f78 for type 3): clears the held flags the task still holds from record
-// +0x08 (not those another task on the stack holds) and calls the end callback.
-void AnimTask::release() {
-  const uint64_t keep = instance_->held_by_others(this);
-  instance_->human.state_flags &= ~(held & ~keep);
+uint64_t AnimTask::release_held() {
+  const uint64_t had = held;
+  if (started_) {  // a next task given back unstarted never set anything
+    const uint64_t keep = instance_->held_by_others(this);
+    instance_->human.state_flags &= ~(held & ~keep);
+  }
   held = 0;
+  return had;
+}
+
+// The release of a task that is not a clip task (a fade, 0x00106ee8, clears the human flags it
+// was given; the blends likewise, a choice): the held flags, then the end callback.
+void AnimTask::release() {
+  release_held();
   if (!end_callback.empty()) instance_->note_callback(*this, end_callback, false);
 }
 
@@ -105,8 +120,18 @@ AdvanceResult ClipTask::advance(float dt) {
   return AdvanceResult::kContinue;
 }
 
+// The release (0x00105f78 for type 3, 0x00108f10 for type 6, and the clip tasks 1, 4, 7 as a
+// choice): clears state flag 0x4000000000 and the held flags the task still holds (not those
+// another task on the stack holds), sets bit 0x80000000 at +0x40 of the object the human reports
+// when the held flags had 0x400000, and calls the end callback with the human.
 void ClipTask::release() {
-  AnimTask::release();
+  const uint64_t had = release_held();
+  if (started_) {
+    Human& h = instance_->human;
+    h.state_flags &= ~kStateReleaseCleared;
+    if (had & kHeldReportsObject) h.reported_object_flags |= kReportedObjectBit;
+  }
+  if (!end_callback.empty()) instance_->note_callback(*this, end_callback, false);
   if (next_) {  // a task cut off before its end also gives its next task back
     next_->release();
     next_.reset();

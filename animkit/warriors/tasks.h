@@ -19,6 +19,13 @@ inline constexpr uint32_t kTaskNoVelocity = 0x1, kTaskNoTurn = 0x2, kTaskMuted =
                           kTaskFlag40 = 0x40, kTaskFlag80 = 0x80, kTaskContinuous = 0x200;
 inline constexpr uint32_t kLocomotionFlags = 0x2c1;
 
+// Human state flags (record +0x08) the clip tasks' release touches (warriors.txt, "When a clip
+// ends", the release at 0x00105f78): it clears 0x4000000000 and, when the held flags had 0x400000,
+// sets 0x80000000 at +0x40 of the object the human reports.
+inline constexpr uint64_t kStateReleaseCleared = 0x4000000000ull;
+inline constexpr uint64_t kHeldReportsObject = 0x400000ull;
+inline constexpr uint32_t kReportedObjectBit = 0x80000000u;
+
 // The pose stack: at most 7 poses (0x00104ce0 refuses an eighth).
 class PoseStack {
  public:
@@ -54,12 +61,16 @@ class AnimTask {
   virtual void set_flags(uint32_t flags) { flags_ = flags; }
   CharacterInstance* instance() const { return instance_; }
 
-  // +0x24 held flags: bits of the human's record +0x08 the task holds; +0x2c end callback.
+  // +0x24 held flags (warriors.txt, "Held flags" in the task system): the bits of the human's
+  // record +0x08 the task holds, and the start bits it sets as it starts (first clearing the
+  // bits it holds). Events 0x2c / 0x2d / 0x48 change both the human's word and `held`.
   uint64_t held = 0;
+  uint64_t start_bits = 0;
+  bool started() const { return started_; }
   std::string end_callback;   // a name reported in the trace when the task is released
   std::string wrap_callback;  // type 1 and 12: reported on each wrap
 
-  virtual void start();                            // +0x54: sets the held bits on the human
+  virtual void start();                            // +0x54: clears the held bits, sets the start bits
   virtual void sample(PoseStack& poses) = 0;       // +0x5c
   virtual AdvanceResult advance(float dt) = 0;     // +0x64
   virtual float time() const { return 0; }         // +0x6c
@@ -77,10 +88,14 @@ class AnimTask {
   static uint16_t cursor_flags(uint32_t task_flags) {
     return static_cast<uint16_t>(task_flags & (kTaskNoVelocity | kTaskNoTurn | kTaskMuted));
   }
+  // The held-flag part of the release: what the task still holds, less what another task on
+  // the stack holds, comes off the human's word. Returns the held bits it had.
+  uint64_t release_held();
   int type_;
   CharacterInstance* instance_;
   float rate_ = 1.0f;
   uint32_t flags_ = 0;
+  bool started_ = false;
 };
 
 // A task that plays one clip: type 1 (loop), 3 (clip then next), 6 (paired 3), 4 (paired, held
@@ -128,7 +143,6 @@ class FadeTask : public AnimTask {
   static float fade_weight(float t, float d);
   // Finishes at once (advanced by its remaining time).
   void finish() { elapsed_ = duration_ + (duration_ > 0 ? 0.f : 1.f); }
-  const AnimTask* new_task = nullptr;  // the task inserted under it with it
 
  private:
   float duration_;

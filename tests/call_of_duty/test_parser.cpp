@@ -2,7 +2,9 @@
 // (cod-animtrees-loader.md, "The parse, token by token"; cod-animtrees.txt, "Examples",
 // "Pruning and placeholders", "Diagnostics").
 #include <gtest/gtest.h>
+#include <sstream>
 
+#include "animkit/call_of_duty/tree_output.h"
 #include "helpers.h"
 
 namespace animkit::call_of_duty {
@@ -319,6 +321,78 @@ TEST(CodParser, CommentsAndWhitespace) {
   EXPECT_EQ(names(r), (V{"root", "main", "idle"}));
   EXPECT_EQ(r.parsed.nodes[r.anim->entries[2].source].line, 6);
   EXPECT_EQ(r.parsed.nodes[r.anim->entries[2].source].column, 2);
+}
+
+}  // namespace
+}  // namespace animkit::call_of_duty
+
+namespace animkit::call_of_duty {
+namespace {
+
+TEST(CodDot, LabelsBreakLinesBeforeProperties) {
+  // Issue 12, item 5: DOT's `\n` escape, not a literal backslash and n.
+  const LoadResult r = testing::load_all("aim : complete loopsync\n{\n    a\n}\n");
+  const std::string dot = tree_dot(r);
+  EXPECT_NE(dot.find("label=\"1: aim\\nloopsync\\ncomplete\""), std::string::npos) << dot;
+  EXPECT_EQ(dot.find("\\\\n"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("label=\"2: a\""), std::string::npos) << dot;
+}
+
+TEST(CodParserComments, UnterminatedBlockCommentSaysSo) {
+  // Issue 12, item 5. The loader skips it to the end of the data: at the top level the tree
+  // still loads, so it is a warning at the `/*`.
+  const LoadResult r = testing::load_all("main\n{\n    walk\n}\n  /* run\nidle\n");
+  EXPECT_TRUE(r.loaded());
+  EXPECT_EQ(testing::places(r), (std::vector<std::string>{
+                                    "5:3: unterminated /* comment: the rest of the file is "
+                                    "skipped"}));
+  EXPECT_EQ(r.anim->node_count, 3u);  // root, main, walk
+  // Inside a body the end of data is also the stock error.
+  const LoadResult in_body = testing::load_all("main\n{\n    walk /* run\n}\n");
+  EXPECT_EQ(testing::places(in_body),
+            (std::vector<std::string>{
+                "5:1: unexpected end of file",
+                "3:10: unterminated /* comment: the rest of the file is skipped"}));
+}
+
+}  // namespace
+}  // namespace animkit::call_of_duty
+
+namespace animkit::call_of_duty {
+namespace {
+
+TEST(CodBigInputs, StreamedJsonIsTheSameDocument) {
+  // Issue 12, item 6: `cod tree --json` writes node by node.
+  testing::Settings s;
+  s.refs = {"aim", "missing"};
+  s.keep_going = true;
+  const LoadResult r = testing::load(
+      "aim : complete loopsync\n{\n    a\n    b\n}\nempty\n{\n}\nlone\n", s);
+  std::ostringstream out;
+  write_tree_json(out, r);
+  EXPECT_EQ(out.str(), tree_json(r).dump());
+  EXPECT_NE(out.str().find("\"diagnostics\":[{"), std::string::npos);
+  const LoadResult failed = testing::load("main\n{\n", s);  // a parse error: no tree
+  std::ostringstream out2;
+  write_tree_json(out2, failed);
+  EXPECT_EQ(out2.str(), tree_json(failed).dump());
+}
+
+TEST(CodBigInputs, NamesLongerThanTheIdentifierLimit) {
+  // "A node name must fit the shared identifier and path limits".
+  const std::string fits(1023, 'a'), too_long(1024, 'a');
+  EXPECT_TRUE(testing::load_all(fits + "\n{\n    b\n}\n").loaded());
+  EXPECT_EQ(testing::places(testing::load_all("x\n" + too_long + "\n{\n    b\n}\n")),
+            (std::vector<std::string>{
+                "2:1: name of 1024 bytes is longer than the game's identifier limit "
+                "(MAX_TOKEN_CHARS 1024: at most 1023 bytes)"}));
+  // A leaf is an asset: xanim/<name> and its NUL fit MAX_QPATH (64): at most 57 bytes.
+  EXPECT_TRUE(testing::load_all(std::string(57, 'l') + "\n").loaded());
+  EXPECT_EQ(testing::places(testing::load_all("ok\n" + std::string(58, 'l') + "\n")),
+            (std::vector<std::string>{
+                "2:1: animation name '" + std::string(58, 'l') +
+                "' (58 bytes) does not fit 'xanim/<name>' in MAX_QPATH (64 bytes): at most 57 "
+                "bytes"}));
 }
 
 }  // namespace

@@ -87,6 +87,39 @@ TEST(CodScanner, EachFileStartsWithoutATree) {
             (V{"b.gsc:1:5: #using_animtree was not specified"}));
 }
 
+TEST(CodScanner, UnterminatedStringIsReportedAtItsQuote) {
+  // Issue 12, item 5: not a silently dropped rest of file.
+  const ScriptScan s =
+      scan_script("#using_animtree(\"t\");\nx = \"abc;\ny = %walk;\n", "a.gsc");
+  EXPECT_EQ(messages(s.diagnostics), (V{"a.gsc:2:5: unterminated string"}));
+}
+
+TEST(CodScanner, UnterminatedBlockCommentIsReportedAtItsStart) {
+  const ScriptScan s = scan_script("#using_animtree(\"t\");\n  /* x\ny = %walk;\n", "a.gsc");
+  EXPECT_EQ(messages(s.diagnostics), (V{"a.gsc:2:3: unterminated /* comment"}));
+  EXPECT_TRUE(s.references.empty());
+  // Also where the directive skips space.
+  EXPECT_EQ(messages(scan_script("#using_animtree /* (\"t\");\n", "b.gsc").diagnostics),
+            (V{"b.gsc:1:17: unterminated /* comment", "b.gsc:1:1: bad syntax"}));
+}
+
+TEST(CodScanner, RemainderIsNotAReference) {
+  // `10%2`: after an operand `%` is the operator (no tree is selected, so a reference would be
+  // a diagnostic).
+  const ScriptScan s = scan_script(
+      "a = 10%2; b = i%size; c = (a)%b; d = arr[0]%n; e = \"s\"%k; f = x %y;\n", "a.gsc");
+  EXPECT_TRUE(s.diagnostics.empty()) << messages(s.diagnostics)[0];
+  EXPECT_TRUE(s.references.empty());
+  // After a keyword, an operator or an opening bracket it is a reference.
+  const ScriptScan r = scan_script(
+      "#using_animtree(\"t\");\nf() { return %idle; }\ng() { x = %a + %b; h(%c, %50cal); "
+      "switch(x) { case %d: break; } }\n",
+      "b.gsc");
+  std::vector<std::string> names;
+  for (const ScriptReference& ref : r.references) names.push_back(ref.name);
+  EXPECT_EQ(names, (V{"idle", "a", "b", "c", "50cal", "d"}));
+}
+
 struct Mod {
   std::filesystem::path dir;
   Mod() {
@@ -118,7 +151,13 @@ TEST(CodLint, ModWithBrokenReferences) {
   m.write("animtrees/soldier.atr", "main\n{\n    idle\n    walk\n    crawl\n}\n");
   m.write("xanim/idle", "x");
   m.write("xanim/crawl", "x");  // walk is missing; crawl is pruned anyway
-  const LinkResult r = lint_mod(m.dir, false, std::nullopt);
+  // An empty game folder: the assets are checked (without one, walk is taken to be in the game).
+  std::filesystem::create_directories(m.dir.string() + "_game");
+  LintOptions lo;
+  lo.mod_dir = m.dir;
+  lo.game_dirs = {m.dir.string() + "_game"};
+  const LinkResult r = lint_mod(lo);
+  std::filesystem::remove_all(m.dir.string() + "_game");
   ASSERT_EQ(r.trees.size(), 2u);
   EXPECT_EQ(r.trees[0].name, "soldier");
   EXPECT_EQ(r.trees[0].index, 1);
@@ -130,22 +169,62 @@ TEST(CodLint, ModWithBrokenReferences) {
   }
   EXPECT_EQ(got, (V{"soldier.atr:4:5: Cannot find 'xanim/walk'",
                     "a.gsc:2:41: animation 'missing' not defined in anim tree 'soldier'",
-                    "b.gsc:4:20: cannot find 'animtrees/nowhere.atr'",
+                    "b.gsc:3:1: cannot find 'animtrees/nowhere.atr': the game leaves the tree "
+                    "empty",
                     "b.gsc:2:20: animation 'missing' not defined in anim tree 'soldier'"}));
   // Packed values: main = 1, walk = 2, idle = 3 in the stock order.
   bool saw_idle = false, saw_tree = false;
   for (const ResolvedReference& rr : r.references) {
-    if (rr.ref.name == "idle") {
+    if (rr.ref->name == "idle") {
       saw_idle = true;
       EXPECT_EQ(rr.node, 3);
       EXPECT_EQ(rr.value, 0x00010003u);
     }
-    if (rr.ref.kind == ScriptReference::Kind::kAnimTree) {
+    if (rr.ref->kind == ScriptReference::Kind::kAnimTree) {
       saw_tree = true;
       EXPECT_EQ(rr.value, 1u);
     }
   }
   EXPECT_TRUE(saw_idle && saw_tree);
+}
+
+TEST(CodLint, MissingTreeIsAWarningAtTheDirective) {
+  // Issue 12, item 3: the game leaves the tree empty and reports nothing; its references bind
+  // nothing, without a word.
+  Mod m;
+  m.write("a.gsc", "f() {}\n  #using_animtree(\"turret88\");\ng() { self setanim(%fire); }\n");
+  const LinkResult r = lint_mod(m.dir, false, std::nullopt);
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_FALSE(r.diagnostics[0].is_error());
+  EXPECT_EQ(std::filesystem::path(r.diagnostics[0].file).filename(), "a.gsc");
+  EXPECT_EQ(r.diagnostics[0].line, 2);
+  EXPECT_EQ(r.diagnostics[0].column, 3);
+  EXPECT_EQ(r.diagnostics[0].message,
+            "cannot find 'animtrees/turret88.atr': the game leaves the tree empty");
+  ASSERT_EQ(r.trees.size(), 1u);
+  EXPECT_TRUE(r.trees[0].missing);
+  ASSERT_EQ(r.references.size(), 1u);
+  EXPECT_FALSE(r.references[0].value.has_value());
+}
+
+TEST(CodLint, SymlinkedFoldersAreFollowedAndLoopsDetected) {
+  Mod m;
+  const std::filesystem::path other = m.dir.string() + "_other";
+  std::filesystem::remove_all(other);
+  std::filesystem::create_directories(other);
+  std::ofstream(other / "x.gsc") << "x = %early;\n";
+  std::filesystem::create_directory_symlink(other, m.dir / "maps/linked");
+  std::filesystem::create_directory_symlink(m.dir / "maps", m.dir / "maps/mp/loop");
+  const LinkResult r = lint_mod(m.dir, false, std::nullopt);
+  std::filesystem::remove_all(other);
+  V got;
+  for (const Diagnostic& d : r.diagnostics) got.push_back(d.message);
+  EXPECT_EQ(got, (V{"symbolic link loop: this folder leads back to one that contains it; not "
+                    "followed",
+                    "#using_animtree was not specified"}));
+  EXPECT_EQ(r.diagnostics[0].file, (m.dir / "maps/mp/loop").string());
+  EXPECT_FALSE(r.diagnostics[0].is_error());
+  EXPECT_EQ(r.diagnostics[1].file, (m.dir / "maps/linked/x.gsc").string());
 }
 
 TEST(CodLint, TreeNameTooLong) {

@@ -270,16 +270,32 @@ TEST(CodRegistry, Limits) {
   EXPECT_EQ(reg.register_tree("other", 1), 1);
 }
 
-TEST(CodLimits, NodePoolWarning) {
+TEST(CodLimits, NodePoolIsNotAPerFileRule) {
+  // cod-animtrees.txt, "Limits": XANIM_POOL_NODE_COUNT (2048) "is an engine pool constant, not
+  // a per-file syntax rule": 2049 nodes load without a word.
   std::string text;
   for (int i = 0; i < 2048; ++i) text += "n" + std::to_string(i) + "\n";
-  const LoadResult r = load_all(text);  // 2049 nodes with the root
-  EXPECT_TRUE(r.loaded());              // a warning, not an error
-  ASSERT_EQ(r.diagnostics.size(), 1u);
-  EXPECT_FALSE(r.diagnostics[0].is_error());
-  EXPECT_NE(r.diagnostics[0].message.find("2049"), std::string::npos);
-  text.resize(text.rfind("n2047"));
-  EXPECT_TRUE(load_all(text).diagnostics.empty());  // 2048: fits
+  const LoadResult r = load_all(text);
+  EXPECT_EQ(r.anim->node_count, 2049u);
+  EXPECT_TRUE(r.diagnostics.empty());
+}
+
+TEST(CodLimits, NodeIndexMustFitThePackedReference) {
+  // "(treeIndex << 16) | nodeIndex": the low 16 bits. 65,536 top-level leaves, newest first: the
+  // first in the file is node 65536, which does not fit; the second is 65535, which does.
+  std::string text;
+  for (int i = 0; i < 65536; ++i) text += "n" + std::to_string(i) + "\n";
+  Settings s;
+  s.anim_check = true;
+  s.refs = {"n1"};
+  const LoadResult fits = load(text, s);
+  EXPECT_TRUE(fits.loaded());
+  EXPECT_EQ(fits.find("n1"), 65535);
+  s.refs = {"n0"};
+  const LoadResult r = load(text, s);
+  EXPECT_EQ(places(r), (std::vector<std::string>{
+                           "1:1: node index 65536 of 'n0' does not fit the 16 bits of a packed "
+                           "animation reference (at most 65535)"}));
 }
 
 // A generated tree in the style of the stock ones: 3,000 nodes, depth 7.

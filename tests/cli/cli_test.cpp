@@ -128,5 +128,56 @@ TEST_F(CliTest, DemoWritesGlb) {
   EXPECT_NE(r.out.find("core:"), std::string::npos);
 }
 
+// `animkit import` (issue 17): export -> import -> the same skeleton and clips; a format without a
+// writer is bad usage naming those that have one; a template with other joints is invalid input.
+TEST_F(CliTest, ImportNeutralJsonRoundTripsAnExport) {
+  ASSERT_EQ(Run("export " + P("arm.json") + " -o " + P("arm.glb")).code, 0);
+  const Result r = Run("import " + P("arm.glb") + " --as neutral-json -o " + P("back.json"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Animated back = animated_from_json(Json::parse(Slurp(dir_ / "back.json")));
+  const Animated arm = synthetic_arm();
+  EXPECT_EQ(back.skeleton.names, arm.skeleton.names);
+  ASSERT_EQ(back.clips.size(), 2u);
+  EXPECT_EQ(back.clips[0].events.size(), 1u);
+  // Exporting the import again gives the same glTF document.
+  ASSERT_EQ(Run("export " + P("back.json") + " -o " + P("again.glb")).code, 0);
+  const std::vector<uint8_t> a = read_file(dir_ / "arm.glb"), b = read_file(dir_ / "again.glb");
+  EXPECT_EQ(a.size(), b.size());
+}
+
+TEST_F(CliTest, ImportDryRunReportsAndWritesNothing) {
+  ASSERT_EQ(Run("export " + P("arm.json") + " -o " + P("arm.glb")).code, 0);
+  const Result r = Run("import --json --dry-run " + P("arm.glb") + " --as neutral-json --template " +
+                       P("arm.json") + " --clip wave");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Json j = Json::parse(r.out);
+  EXPECT_EQ(j["report"]["clips"], 1);
+  EXPECT_EQ(j["report"]["max_error"]["wrist"], 0.0);
+  EXPECT_TRUE(j["output"].is_null());
+}
+
+TEST_F(CliTest, ImportIntoAFormatWithoutAWriterIsBadUsage) {
+  ASSERT_EQ(Run("export " + P("arm.json") + " -o " + P("arm.glb")).code, 0);
+  const Result r = Run("import " + P("arm.glb") + " --as no-such-format -o " + P("x"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("unknown format 'no-such-format'"), std::string::npos) << r.err;
+  // An animation tree holds no keys: there is nothing to write it from.
+  const Result tree = Run("import " + P("arm.glb") + " --as cod-atr -o " + P("x"));
+  EXPECT_EQ(tree.code, 2);
+  EXPECT_NE(tree.err.find("'cod-atr' cannot be written from glTF yet (formats that can: neutral-json"),
+            std::string::npos) << tree.err;
+}
+
+TEST_F(CliTest, ImportOntoAnotherSkeletonNamesTheJoints) {
+  ASSERT_EQ(Run("export " + P("arm.json") + " -o " + P("arm.glb")).code, 0);
+  Animated other = synthetic_arm();
+  other.skeleton.names[4] = "finger";
+  write_text(dir_ / "other.json", to_json(other).dump());
+  const Result r = Run("import " + P("arm.glb") + " --as neutral-json --template " + P("other.json") +
+                       " -o " + P("x.json"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("missing 1 joint(s) of the target: finger"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace animkit

@@ -212,7 +212,7 @@ TEST(WarriorsTasks, ClipThenNextHandsOver) {
   const PlayClip a = make_play_clip(simple_clip(21), 19), b = make_play_clip(simple_clip(30), 20);
   CharacterInstance inst;
   auto t = std::make_unique<ClipTask>(3, &inst, &a, 0.8f);
-  t->held = 0x100;
+  t->held = t->start_bits = 0x100;
   t->end_callback = "done";
   t->set_next(std::make_unique<ClipTask>(1, &inst, &b, 0.75f), 0.0f);
   inst.insert_bottom(std::move(t));
@@ -437,7 +437,7 @@ TEST(WarriorsTasks, HeldFlagEvent) {
   const PlayClip p = make_play_clip(simple_clip(30, {event_at(2, 0x2c)}), 1);
   CharacterInstance inst;
   auto t = std::make_unique<ClipTask>(3, &inst, &p, 1.0f);
-  t->held = 0x1;
+  t->held = t->start_bits = 0x1;
   inst.insert_bottom(std::move(t));
   EXPECT_EQ(inst.human.state_flags, 0x1u);
   for (int k = 0; k < 3; ++k) inst.advance(kDt);

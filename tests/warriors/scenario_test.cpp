@@ -5,6 +5,8 @@
 
 #include <sstream>
 
+#include <unistd.h>
+
 #include "animkit/core/registry.h"
 #include "animkit/warriors/builder.h"
 
@@ -84,6 +86,61 @@ TEST(WarriorsScenario, ClipThenNextTrace) {
   std::filesystem::remove_all(dir);
 }
 
+// warriors.txt "Held flags" through `play`: "hold" and "start" on a task, a fade given as a
+// task with held bits, the caller's own "state_flags", the release's report bit.
+TEST(WarriorsScenario, HeldFlagsTrace) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("animkit-warriors-held-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  AnimEvent e;
+  e.frame = 2;
+  e.type = 0x2c;
+  write_clip(dir, "a", 30, {e});
+  write_clip(dir, "b", 30);
+  const Json scenario = Json::parse(R"({"engine": "warriors",
+    "clips": {"11": "a.anm", "12": "b.anm"}, "range_flags": {"11": 4096, "12": 4096},
+    "updates": 10,
+    "actions": [{"at": 0, "do": "loop", "anim": 11, "hold": 7, "start": 1},
+                {"at": 0, "do": "state_flags", "set": "0x4000000000"},
+                {"at": 4, "do": "change", "task": {"do": "loop", "anim": 12, "hold": "0x400007",
+                                                   "start": "0x400001"},
+                 "fade": {"do": "fade", "fade": 0.11, "hold": 2048}},
+                {"at": 6, "do": "change", "fade": 0, "task": {"do": "loop", "anim": 11}}]})");
+  const std::vector<Json> lines = run(scenario, dir);
+  ASSERT_EQ(lines.size(), 10u);
+  EXPECT_EQ(lines[0]["state_flags"], 0x4000000001ull);
+  EXPECT_EQ(lines[2]["state_flags"], 0x4000000002ull);  // 0x2c at frame 2
+  EXPECT_EQ(lines[4]["state_flags"], 0x4000400801ull);  // cleared 0x7, set 0x400001, fade 0x800
+  EXPECT_EQ(lines[4]["tasks"][2]["held"], 0x800);
+  // At 6 the second change finishes nothing (3 tasks) and its fade of 0 completes on update 7,
+  // giving back 12 (held 0x400007: the report bit) and the first fade under it... the layers:
+  // 11' 12 11 f1 f2 -> f2 blends 11' with (12 11 f1).
+  EXPECT_EQ(lines[6]["tasks"].size(), 5u);
+  EXPECT_EQ(lines[7]["tasks"].size(), 1u);
+  EXPECT_EQ(lines[7]["state_flags"], 0u);
+  EXPECT_EQ(lines[7]["reported_object_flags"], 0x80000000u);
+  EXPECT_FALSE(lines[5].contains("reported_object_flags"));
+  std::filesystem::remove_all(dir);
+}
+
+// 40,000 nested "next" tasks: a clear error, not a stack overflow.
+TEST(WarriorsScenario, DeepNestingIsAnError) {
+  std::string text = R"({"engine":"warriors","clips":{},"actions":[)";
+  std::string task;
+  for (int i = 0; i < 40000; ++i) task += R"({"do":"clip_then_next","anim":1,"next":)";
+  task += R"({"do":"loop","anim":1})";
+  task += std::string(40000, '}');
+  text += task + "]}";
+  const Json scenario = Json::parse(text);
+  std::ostringstream out;
+  try {
+    play_scenario(scenario, std::filesystem::temp_directory_path(), true, out);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("nested deeper than"), std::string::npos) << e.what();
+  }
+}
+
 TEST(WarriorsScenario, BadInputIsAnError) {
   const auto dir = std::filesystem::temp_directory_path();
   std::ostringstream out;
@@ -99,6 +156,13 @@ TEST(WarriorsScenario, BadInputIsAnError) {
       play_scenario(Json::parse(R"({"engine":"warriors","actions":[{"at":0,"do":"nope"}]})"), dir,
                     true, out),
       Error);
+  for (const char* bad : {R"({"engine":"warriors","dt":-0.1})", R"({"engine":"warriors","dt":1e39})",
+                          R"({"engine":"warriors","speed_multiplier":-1})",
+                          R"({"engine":"warriors","anim_speeds":[0.75,-0.8,1,0.9]})",
+                          R"({"engine":"warriors","actions":[{"do":"state_flags","set":-1}]})",
+                          R"({"engine":"warriors","actions":[{"do":"fade","fade":-1}]})"}) {
+    EXPECT_THROW(play_scenario(Json::parse(bad), dir, true, out), Error) << bad;
+  }
 }
 
 }  // namespace

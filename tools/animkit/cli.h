@@ -41,6 +41,7 @@ void add_demo_verb(CLI::App& app, Cli& cli);
 void add_view_verb(CLI::App& app, Cli& cli);
 void add_plot_verb(CLI::App& app, Cli& cli);
 void add_pose_verb(CLI::App& app, Cli& cli);
+void add_import_verb(CLI::App& app, Cli& cli);
 
 // The engine verb groups, one file each (verb_<engine>.cpp).
 void add_warriors_verbs(CLI::App& app, Cli& cli);

@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
   add_view_verb(app, cli);
   add_plot_verb(app, cli);
   add_pose_verb(app, cli);
+  add_import_verb(app, cli);
   add_warriors_verbs(app, cli);
   add_monster_hunter_verbs(app, cli);
   add_call_of_duty_verbs(app, cli);

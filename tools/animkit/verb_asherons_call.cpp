@@ -5,6 +5,7 @@
 
 #include "animkit/asherons_call/assets.h"
 #include "animkit/asherons_call/command_ids.h"
+#include "animkit/asherons_call/player.h"
 #include "animkit/asherons_call/wire.h"
 #include "cli.h"
 
@@ -14,25 +15,24 @@ namespace {
 using namespace animkit::asherons_call;
 
 void add_commands(CLI::App& group, Cli& cli) {
-  auto* verb = group.add_subcommand("commands", "the motion command ids by name, with their class");
+  auto* verb = group.add_subcommand(
+      "commands", "the motion command catalogue (end of retail), by wire value, with each class");
   verb->add_flag("--json", cli.json, "one JSON document");
   verb->callback([&cli] {
     Json list = Json::array();
-    for (uint32_t cls : {0x80000000u, 0x40000000u, 0x20000000u, 0x10000000u}) {
-      for (uint32_t low = 0; low < 0x200; ++low) {
-        for (uint32_t byte = 0; byte < 0x100; ++byte) {
-          const uint32_t id = (byte << 24) | low;
-          if ((id & 0xF0000000u) != cls || command_name(id).empty()) continue;
-          list.push_back(
-              Json{{"name", command_name(id)}, {"id", hex32(id)}, {"class", command_class(id)}});
-        }
-      }
+    for (const CommandInfo& e : command_catalogue()) {
+      if (e.name.empty()) continue;
+      list.push_back(Json{{"name", e.name},
+                          {"id", hex32(e.id)},
+                          {"wire", fmt::format("0x{:04X}", e.id & 0xFFFFu)},
+                          {"class", command_class(e.id)}});
     }
     if (cli.json) {
       cli.out << list.dump() << "\n";
     } else {
       for (const Json& e : list) {
-        cli.out << fmt::format("{}  {:<20} {}\n", e["id"].get<std::string>(),
+        cli.out << fmt::format("{}  {}  {:<38} {}\n", e["wire"].get<std::string>(),
+                               e["id"].get<std::string>(),
                                e["name"].get<std::string>(), e["class"].get<std::string>());
       }
     }
@@ -59,6 +59,7 @@ Json message_json(const MovementMessage& m, const Choices& choices) {
                              {"autonomous", a.autonomous}});
     }
     j["flags"] = m.state.flags;
+    j["commands"] = wire_commands_json(restored_commands(m));  // restored ids, fallbacks marked
     j["state"] = Json{{"style", command_label(s.current_style)},
                       {"forward", command_label(s.forward_command)},
                       {"forward_speed", json_float(s.forward_speed)},
@@ -91,7 +92,16 @@ void add_wire(CLI::App& group, Cli& cli) {
   verb->callback([&cli] {
     const MovementMessage m = read_movement_message(parse_hex(hex));
     const Json j = message_json(m, Choices{});
-    cli.out << (cli.json ? j.dump() + "\n" : to_text(j));
+    if (cli.json) {
+      cli.out << j.dump() << "\n";
+      return;
+    }
+    cli.out << to_text(j);
+    for (const WireCommand& c : restored_commands(m)) {
+      cli.out << fmt::format("{} 0x{:04X} -> {} {}{}\n", to_string(c.field), c.wire,
+                             hex32(c.restored.id), command_label(c.restored.id),
+                             c.restored.fallback ? " (fallback: not in the catalogue)" : "");
+    }
   });
 }
 
@@ -101,6 +111,10 @@ void add_encode(CLI::App& group, Cli& cli) {
   static float forward_speed = 1, sidestep_speed = 1, turn_speed = 1;
   static uint16_t seq = 1, server_seq = 0, instance = 0;
   static bool autonomous = false;
+  static std::vector<std::string> actions;
+  static uint16_t stamp = 1;
+  verb->add_option("--action", actions, "an action or emote (Wave), repeatable");
+  verb->add_option("--stamp", stamp, "the first action's 15-bit stamp (default 1)");
   verb->add_option("--forward", forward, "forward command (default Ready)");
   verb->add_option("--forward-speed", forward_speed, "forward speed");
   verb->add_option("--sidestep", sidestep, "sidestep command (SideStepRight)");
@@ -128,6 +142,10 @@ void add_encode(CLI::App& group, Cli& cli) {
     s.sidestep_speed = sidestep_speed;
     if (!turn.empty()) s.turn_command = parse_command(turn);
     s.turn_speed = turn_speed;
+    uint16_t next = stamp;
+    for (const std::string& a : actions) {
+      s.actions.push_back({parse_command(a), 1.0f, static_cast<uint16_t>(next++ & 0x7FFF), false});
+    }
     m.state = wire_state_from(s);
     const std::string h = to_hex(write_movement_message(m));
     cli.out << (cli.json ? Json{{"hex", h}}.dump() : h) << "\n";

@@ -3,12 +3,18 @@
 // references of scripts and their packed values).
 #include <fmt/format.h>
 
+#include <cmath>
+#include <fstream>
 #include <map>
+#include <set>
+#include <tuple>
 
+#include "animkit/call_of_duty/level_lint.h"
 #include "animkit/call_of_duty/linker.h"
 #include "animkit/call_of_duty/loader.h"
 #include "animkit/call_of_duty/tokenizer.h"
 #include "animkit/call_of_duty/tree_output.h"
+#include "animkit/call_of_duty/xanim_document.h"
 #include "cli.h"
 
 namespace animkit::cli {
@@ -67,7 +73,7 @@ void print_grouped(Cli& cli, const std::vector<cod::Diagnostic>& diagnostics) {
 Json link_json(const cod::LinkResult& r) {
   Json trees = Json::array();
   for (const auto& t : r.trees) {
-    Json j{{"tree", t.name}, {"index", t.index}, {"file", t.file}};
+    Json j{{"tree", t.name}, {"index", t.index}, {"file", t.file}, {"missing", t.missing}};
     if (t.load && t.load->anim) {
       j["node_count"] = t.load->anim->node_count;
       j["checksum"] = t.load->anim->checksum;
@@ -79,13 +85,13 @@ Json link_json(const cod::LinkResult& r) {
   }
   Json refs = Json::array();
   for (const auto& rr : r.references) {
-    const bool anim = rr.ref.kind == cod::ScriptReference::Kind::kAnimation;
-    Json j{{"file", rr.ref.file},
-           {"line", rr.ref.line},
-           {"column", rr.ref.column},
+    const bool anim = rr.ref->kind == cod::ScriptReference::Kind::kAnimation;
+    Json j{{"file", rr.ref->file},
+           {"line", rr.ref->line},
+           {"column", rr.ref->column},
            {"kind", anim ? "animation" : "animtree"},
-           {"name", rr.ref.name},
-           {"tree", rr.ref.tree},
+           {"name", rr.ref->name},
+           {"tree", rr.ref->tree},
            {"tree_index", rr.tree_index},
            {"node", rr.node ? Json(*rr.node) : Json(nullptr)},
            {"value", rr.value ? Json(*rr.value) : Json(nullptr)}};
@@ -108,6 +114,40 @@ Json link_json(const cod::LinkResult& r) {
               {"files", grouped}};
 }
 
+const char* kind_name(cod::LevelLint::Kind k) {
+  switch (k) {
+    case cod::LevelLint::Kind::kLevel:
+      return "level";
+    case cod::LevelLint::Kind::kPlayer:
+      return "player";
+    case cod::LevelLint::Kind::kOther:
+      return "scripts";
+  }
+  return "";
+}
+
+// One level of `cod lint --json`: its scripts in load order, trees in registry order, counts and
+// diagnostics; with `references`, every reference and its packed value too.
+Json level_json(const cod::LevelLint& l, bool references) {
+  Json j = link_json(l.link);
+  Json scripts = Json::array();
+  for (const auto& s : l.link.scripts) scripts.push_back(s->file);
+  size_t errors = 0, warnings = 0;
+  for (const auto& d : l.link.diagnostics) (d.is_error() ? errors : warnings) += 1;
+  Json diags = Json::array();
+  for (const auto& d : l.link.diagnostics) diags.push_back(cod::diagnostic_json(d));
+  Json out{{"level", l.name},
+           {"kind", kind_name(l.kind)},
+           {"scripts", std::move(scripts)},
+           {"trees", j["trees"]},
+           {"references", l.link.references.size()},
+           {"errors", errors},
+           {"warnings", warnings},
+           {"diagnostics", std::move(diags)}};
+  if (references) out["reference_values"] = j["references"];
+  return out;
+}
+
 }  // namespace
 
 void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
@@ -118,6 +158,7 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
   {
     auto* verb = group->add_subcommand("tree", "load one .atr tree as the stock loader does");
     static std::string file, refs, refs_file, assets, manifest, out_file;
+    static std::vector<std::string> game_dirs;
     static bool anim_check = false, keep_going = false, dot = false, svg = false;
     verb->add_option("file", file, "the .atr tree")->required();
     auto* r1 = verb->add_option("--refs", refs, "the names scripts reference: a,b,c");
@@ -126,6 +167,9 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
     verb->add_flag("--anim-check", anim_check, "com_animCheck 1: keep every node");
     verb->add_option("--assets", assets, "folder of xanim assets (a leaf must exist there)");
     verb->add_option("--manifest", manifest, "JSON manifest of xanim loop and length");
+    verb->add_option("--game-dir", game_dirs,
+                     "a game folder (main/, uo/; lowest priority first) whose loose files and "
+                     ".pk3s supply the xanim assets");
     verb->add_flag("--keep-going", keep_going,
                    "record every error and recover (stock: stop at the first)");
     verb->add_flag("--json", cli.json, "one JSON document");
@@ -136,6 +180,11 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
     verb->callback([&cli] {
       cod::LoadOptions o;
       const std::filesystem::path path(file);
+      std::error_code ec;
+      if (std::filesystem::is_directory(path, ec)) {
+        throw Error("is a folder; `cod tree` loads one .atr file (`cod lint` takes a folder)",
+                    std::nullopt, file);
+      }
       o.tree_name = cod::to_lower(path.stem().string());
       o.file = file;
       if (!refs.empty()) split_refs(refs, "--refs", false, o.references);
@@ -143,24 +192,34 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
       o.anim_check = anim_check;
       o.keep_going = keep_going;
       cod::AssetResolver resolver;
+      cod::GameFiles files;
+      for (const std::string& g : game_dirs) files.add_folder(g);
+      if (!game_dirs.empty()) resolver.set_game_files(&files, true);
       if (!assets.empty()) resolver.set_directory(assets);
       if (!manifest.empty()) resolver.load_manifest(manifest);
       o.assets = &resolver;
+      for (const auto& d : files.diagnostics()) cli.err << d.to_string() << "\n";
       const cod::LoadResult r = cod::load_anim_tree(file_text(file), o);
-      std::string text;
-      if (dot) {
-        text = cod::tree_dot(r);
-      } else if (svg) {
-        text = cod::render_svg(cod::tree_dot(r));
-      } else if (cli.json) {
-        text = cod::tree_json(r).dump() + "\n";
+      if (cli.json && !dot && !svg) {
+        // Streamed node by node: a tree of millions of nodes is never one JSON value.
+        std::ofstream file_out;
+        if (!out_file.empty()) {
+          file_out.open(out_file, std::ios::binary);
+          if (!file_out) throw Error("cannot write the file", std::nullopt, out_file);
+        }
+        std::ostream& sink = out_file.empty() ? cli.out : file_out;
+        cod::write_tree_json(sink, r);
+        sink << "\n";
+        if (!sink) throw Error("cannot write the output", std::nullopt, out_file);
       } else {
-        text = cod::tree_text(r);
-      }
-      if (!out_file.empty()) {
-        write_text(out_file, text);
-      } else {
-        cli.out << text;
+        const std::string text = dot   ? cod::tree_dot(r)
+                                 : svg ? cod::render_svg(cod::tree_dot(r))
+                                       : cod::tree_text(r);
+        if (!out_file.empty()) {
+          write_text(out_file, text);
+        } else {
+          cli.out << text;
+        }
       }
       if ((dot || svg) && !r.loaded()) {
         for (const auto& diag : r.diagnostics) cli.err << diag.to_string() << "\n";
@@ -171,29 +230,128 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
 
   // cod lint MOD_DIR
   {
-    auto* verb =
-        group->add_subcommand("lint", "every tree a mod's scripts use, with their references");
-    static std::string dir, manifest;
+    auto* verb = group->add_subcommand(
+        "lint", "lint a mod level by level, as the game loads each one, against the game");
+    static std::string dir, manifest, level;
+    static std::vector<std::string> game_dirs;
     static bool anim_check = false;
-    verb->add_option("mod_dir", dir, "the mod folder (scripts, animtrees/, xanim/)")->required();
+    verb->add_option("mod_dir", dir, "the mod folder (scripts, animtrees/, xanim/, .pk3s)")
+        ->required();
+    verb->add_option("--game-dir", game_dirs,
+                     "a game folder (main/, uo/; lowest priority first): loose files and .pk3s "
+                     "below the mod in the search order");
+    verb->add_option("--level", level,
+                     "lint one level (maps/NAME.gsc, mp/NAME, or mp/playeranim.script)");
     verb->add_option("--manifest", manifest, "JSON manifest of xanim loop and length");
     verb->add_flag("--anim-check", anim_check, "com_animCheck 1: keep every node");
     verb->add_flag("--json", cli.json, "one JSON document");
     verb->callback([&cli] {
-      std::optional<std::filesystem::path> m;
-      if (!manifest.empty()) m = manifest;
-      const cod::LinkResult r = cod::lint_mod(dir, anim_check, m);
-      const bool failed = cod::has_error(r.diagnostics);
-      if (cli.json) {
-        cli.out << link_json(r).dump() << "\n";
-      } else {
-        print_grouped(cli, r.diagnostics);
-        size_t errors = 0;
-        for (const auto& d : r.diagnostics) errors += d.is_error();
-        cli.out << fmt::format("{} scripts, {} trees, {} references, {} errors\n", r.scripts.size(),
-                               r.trees.size(), r.references.size(), errors);
+      cod::LevelLintOptions lo;
+      lo.mod_dir = dir;
+      lo.game_dirs.assign(game_dirs.begin(), game_dirs.end());
+      lo.anim_check = anim_check;
+      if (!manifest.empty()) lo.manifest = manifest;
+      if (!level.empty()) lo.level = level;
+      const cod::LintReport report = cod::lint_levels(lo);
+      const std::vector<cod::Diagnostic> unique = report.unique_diagnostics();
+      size_t errors = 0, warnings = 0, references = 0;
+      for (const auto& d : unique) (d.is_error() ? errors : warnings) += 1;
+      std::set<std::string> trees;
+      for (const auto& l : report.levels) {
+        references += l.link.references.size();
+        for (const auto& t : l.link.trees) trees.insert(t.name);
       }
-      if (failed) cli.exit_code = 1;
+      if (cli.json) {
+        Json levels = Json::array();
+        for (const auto& l : report.levels) levels.push_back(level_json(l, !level.empty()));
+        Json fs = Json::array();
+        for (const auto& d : report.diagnostics) fs.push_back(cod::diagnostic_json(d));
+        cli.out << Json{{"levels", std::move(levels)},
+                        {"diagnostics", std::move(fs)},
+                        {"summary",
+                         {{"levels", report.level_count()},
+                          {"units", report.levels.size()},
+                          {"trees", trees.size()},
+                          {"references", references},
+                          {"errors", errors},
+                          {"warnings", warnings}}}}
+                       .dump()
+                << "\n";
+      } else {
+        // Each diagnostic once, under the first level that reports it.
+        std::set<std::tuple<std::string, int, int, std::string>> shown;
+        auto fresh = [&](const std::vector<cod::Diagnostic>& ds) {
+          std::vector<cod::Diagnostic> out;
+          for (const auto& d : ds) {
+            if (shown.insert({d.file, d.line, d.column, d.message}).second) out.push_back(d);
+          }
+          return out;
+        };
+        print_grouped(cli, fresh(report.diagnostics));
+        for (const auto& l : report.levels) {
+          const auto ds = fresh(l.link.diagnostics);
+          if (ds.empty()) continue;
+          cli.out << fmt::format("level {}: {} scripts, {} trees, {} references\n", l.name,
+                                 l.link.scripts.size(), l.link.trees.size(),
+                                 l.link.references.size());
+          print_grouped(cli, ds);
+        }
+        cli.out << fmt::format("{} levels, {} trees, {} references, {} errors, {} warnings\n",
+                               report.level_count(), trees.size(), references, errors, warnings);
+      }
+      if (errors > 0) cli.exit_code = 1;
+    });
+  }
+
+  // cod sample XANIM --time T
+  {
+    auto* verb = group->add_subcommand(
+        "sample", "each part's rotation and translation of an xanim as the game evaluates them");
+    static std::string file;
+    static float time = 0, seconds = 0;
+    static bool windows = false;
+    verb->add_option("xanim", file, "the xanim v14 file")->required();
+    auto* t = verb->add_option("--time", time, "the normalised time t in [0, 1] (the game's)")
+                  ->check(CLI::Range(0.0f, 1.0f));
+    auto* s = verb->add_option("--seconds", seconds,
+                               "a clip time in seconds instead (t = seconds x frequency, "
+                               "wrapped when looped, else clamped to 1)")
+                  ->check(CLI::NonNegativeNumber);
+    t->excludes(s);
+    verb->add_flag("--windows", windows,
+                   "the frame index from the unrounded product t x N (the Windows build)");
+    verb->add_flag("--json", cli.json, "one JSON document");
+    verb->callback([&cli, t, s] {
+      const std::vector<uint8_t> bytes = read_file(file);
+      const cod::XAnimFile x = [&] {
+        try {
+          return cod::parse_xanim(bytes, std::filesystem::path(file).filename().string());
+        } catch (const Error& e) {
+          throw e.with_file(file);
+        }
+      }();
+      float at = time;
+      if (s->count() > 0) {
+        at = seconds * x.header.frequency();
+        if (at >= 1.0f) at = x.header.looped() ? at - std::floor(at) : 1.0f;
+      } else if (t->count() == 0) {
+        at = 0;
+      }
+      const Json j = cod::sample_json(
+          x, at, windows ? cod::XAnimPlatform::kWindows : cod::XAnimPlatform::kLinux);
+      if (cli.json) {
+        cli.out << j.dump() << "\n";
+        return;
+      }
+      cli.out << fmt::format("xanim '{}' at t = {} (frame {}{})\n", x.name, at,
+                             j["frame"].get<uint32_t>(), j["last"].get<bool>() ? ", last key" : "");
+      for (const Json& p : j["parts"]) {
+        const Json& q = p["rotation"];
+        const Json& v = p["translation"];
+        cli.out << fmt::format("  {}: rotation ({}, {}, {}, {}) translation ({}, {}, {})\n",
+                               p["name"].get<std::string>(), q[0].dump(), q[1].dump(), q[2].dump(),
+                               q[3].dump(), v[0].dump(), v[1].dump(), v[2].dump());
+      }
     });
   }
 
@@ -201,17 +359,23 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
   {
     auto* verb = group->add_subcommand(
         "refs", "the animation references of scripts and their packed values");
-    static std::vector<std::string> scripts, trees;
+    static std::vector<std::string> scripts, trees, game_dirs;
     static std::string assets, manifest;
     static bool anim_check = false;
     verb->add_option("scripts", scripts, "the .gsc scripts")->required();
     verb->add_option("--tree", trees, "an .atr tree the scripts use (its name is the file name)");
     verb->add_option("--assets", assets, "folder of xanim assets");
     verb->add_option("--manifest", manifest, "JSON manifest of xanim loop and length");
+    verb->add_option("--game-dir", game_dirs,
+                     "a game folder (main/, uo/; lowest priority first) supplying trees the "
+                     "--tree options do not name, and xanim assets");
     verb->add_flag("--anim-check", anim_check, "com_animCheck 1: keep every node");
     verb->add_flag("--json", cli.json, "one JSON document");
     verb->callback([&cli] {
       cod::AssetResolver resolver;
+      cod::GameFiles files;
+      for (const std::string& g : game_dirs) files.add_folder(g);
+      if (!game_dirs.empty()) resolver.set_game_files(&files, true);
       if (!assets.empty()) resolver.set_directory(assets);
       if (!manifest.empty()) resolver.load_manifest(manifest);
       std::map<std::string, std::filesystem::path> by_name;
@@ -221,10 +385,11 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
       cod::LinkOptions o;
       o.anim_check = anim_check;
       o.assets = &resolver;
-      o.find_tree = [&by_name](const std::string& name) -> std::optional<std::filesystem::path> {
+      const auto in_game = cod::tree_finder(files);
+      o.find_tree = [&by_name, &in_game](const std::string& name) -> std::optional<cod::SourceText> {
         auto it = by_name.find(name);
-        if (it == by_name.end()) return std::nullopt;
-        return it->second;
+        if (it == by_name.end()) return in_game(name);
+        return cod::SourceText{it->second.string(), file_text(it->second.string())};
       };
       std::vector<std::filesystem::path> paths(scripts.begin(), scripts.end());
       const cod::LinkResult r = cod::link_scripts(paths, o);
@@ -232,10 +397,10 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
         cli.out << link_json(r).dump() << "\n";
       } else {
         for (const auto& rr : r.references) {
-          const bool anim = rr.ref.kind == cod::ScriptReference::Kind::kAnimation;
-          cli.out << fmt::format("{}:{}:{}: {} tree '{}' (#{})", rr.ref.file, rr.ref.line,
-                                 rr.ref.column, anim ? "%" + rr.ref.name : std::string("#animtree"),
-                                 rr.ref.tree, rr.tree_index);
+          const bool anim = rr.ref->kind == cod::ScriptReference::Kind::kAnimation;
+          cli.out << fmt::format("{}:{}:{}: {} tree '{}' (#{})", rr.ref->file, rr.ref->line,
+                                 rr.ref->column, anim ? "%" + rr.ref->name : std::string("#animtree"),
+                                 rr.ref->tree, rr.tree_index);
           if (rr.node) cli.out << fmt::format(" node {}", *rr.node);
           cli.out << (rr.value ? fmt::format(" = 0x{:08x}\n", *rr.value) : std::string(" = ?\n"));
         }

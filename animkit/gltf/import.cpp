@@ -1,0 +1,460 @@
+#include "animkit/gltf/import.h"
+
+#include <fmt/format.h>
+#include <tiny_gltf.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <set>
+#include <type_traits>
+
+#include "animkit/core/error.h"
+#include "animkit/core/limits.h"
+
+namespace animkit::gltf {
+
+namespace {
+
+// Images are never needed for animation: accept them undecoded.
+bool skip_image(tinygltf::Image*, const int, std::string*, std::string*, int, int,
+                const unsigned char*, int, void*) {
+  return true;
+}
+
+// One component of an accessor element as a float (glTF 2.0, "Animations": rotations may be
+// stored as normalised integers; the spec's decoding is max(c / (2^(n-1) - 1), -1) for signed).
+float component(const uint8_t* p, int type, bool normalized) {
+  switch (type) {
+    case TINYGLTF_COMPONENT_TYPE_FLOAT: {
+      float f;
+      std::memcpy(&f, p, 4);
+      return f;
+    }
+    case TINYGLTF_COMPONENT_TYPE_BYTE: {
+      const float c = static_cast<float>(static_cast<int8_t>(*p));
+      return normalized ? std::max(c / 127.f, -1.f) : c;
+    }
+    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE:
+      return normalized ? static_cast<float>(*p) / 255.f : static_cast<float>(*p);
+    case TINYGLTF_COMPONENT_TYPE_SHORT: {
+      int16_t s;
+      std::memcpy(&s, p, 2);
+      const float c = static_cast<float>(s);
+      return normalized ? std::max(c / 32767.f, -1.f) : c;
+    }
+    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: {
+      uint16_t s;
+      std::memcpy(&s, p, 2);
+      return normalized ? static_cast<float>(s) / 65535.f : static_cast<float>(s);
+    }
+    default:
+      return 0;
+  }
+}
+
+int component_size(int type) {
+  switch (type) {
+    case TINYGLTF_COMPONENT_TYPE_FLOAT: return 4;
+    case TINYGLTF_COMPONENT_TYPE_BYTE:
+    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: return 1;
+    case TINYGLTF_COMPONENT_TYPE_SHORT:
+    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: return 2;
+    default: return 0;
+  }
+}
+
+class GltfReader {
+ public:
+  GltfReader(const tinygltf::Model& model, std::string file) : m_(model), file_(std::move(file)) {}
+
+  // Accessor `index` as `comps` floats per element, every byte it touches checked.
+  std::vector<float> floats(int index, int comps, const std::string& what) const {
+    if (index < 0 || static_cast<size_t>(index) >= m_.accessors.size()) {
+      fail(fmt::format("{}: accessor {} does not exist ({} accessors)", what, index,
+                       m_.accessors.size()));
+    }
+    const tinygltf::Accessor& a = m_.accessors[index];
+    if (a.sparse.isSparse) fail(fmt::format("{}: accessor {} is sparse (not supported)", what, index));
+    if (tinygltf::GetNumComponentsInType(a.type) != comps) {
+      fail(fmt::format("{}: accessor {} has {} components per element, expected {}", what, index,
+                       tinygltf::GetNumComponentsInType(a.type), comps));
+    }
+    const int csize = component_size(a.componentType);
+    if (csize == 0) {
+      fail(fmt::format("{}: accessor {} has component type {} (expected float, or normalised "
+                       "8/16-bit integers)", what, index, a.componentType));
+    }
+    std::vector<float> out;
+    if (a.count == 0) return out;
+    if (a.bufferView < 0 || static_cast<size_t>(a.bufferView) >= m_.bufferViews.size()) {
+      fail(fmt::format("{}: accessor {} has no buffer view", what, index));
+    }
+    const tinygltf::BufferView& v = m_.bufferViews[a.bufferView];
+    if (v.buffer < 0 || static_cast<size_t>(v.buffer) >= m_.buffers.size()) {
+      fail(fmt::format("{}: buffer view {} names buffer {}, which does not exist", what,
+                       a.bufferView, v.buffer));
+    }
+    const std::vector<unsigned char>& data = m_.buffers[v.buffer].data;
+    const uint64_t element = static_cast<uint64_t>(csize) * comps;
+    const uint64_t stride = v.byteStride != 0 ? v.byteStride : element;
+    const auto span = mul_u64(stride, a.count - 1);
+    const uint64_t view_end = static_cast<uint64_t>(v.byteOffset) + v.byteLength;
+    if (stride < element || !span || view_end > data.size() ||
+        a.byteOffset > v.byteLength || *span > v.byteLength - a.byteOffset ||
+        element > v.byteLength - a.byteOffset - *span) {
+      fail(fmt::format("{}: accessor {} ({} elements of {} bytes, stride {}) does not fit its "
+                       "buffer view ({} bytes at {} in a buffer of {})", what, index, a.count,
+                       element, stride, v.byteLength, v.byteOffset, data.size()));
+    }
+    out.resize(checked_size(a.count, comps * sizeof(float), what) / sizeof(float));
+    const uint8_t* base = data.data() + v.byteOffset + a.byteOffset;
+    for (size_t i = 0; i < a.count; ++i) {
+      for (int c = 0; c < comps; ++c) {
+        out[i * comps + c] = component(base + i * stride + c * csize, a.componentType, a.normalized);
+      }
+    }
+    return out;
+  }
+
+  [[noreturn]] void fail(const std::string& message) const { throw Error(message, std::nullopt, file_); }
+
+  const tinygltf::Model& model() const { return m_; }
+
+ private:
+  const tinygltf::Model& m_;
+  std::string file_;
+};
+
+Transform rest_of(const tinygltf::Node& n) {
+  Transform t;
+  if (n.matrix.size() == 16) {
+    Mat4 m;
+    for (int i = 0; i < 16; ++i) m.m[i] = static_cast<float>(n.matrix[i]);
+    t.translation = m.translation();
+    Vec3 cols[3];
+    for (int c = 0; c < 3; ++c) cols[c] = {m.at(0, c), m.at(1, c), m.at(2, c)};
+    t.scale = {length(cols[0]), length(cols[1]), length(cols[2])};
+    if (dot(cross(cols[0], cols[1]), cols[2]) < 0) t.scale.x = -t.scale.x;  // a mirror
+    if (t.scale.x < 0) {
+      for (int r = 0; r < 3; ++r) m.at(r, 0) = -m.at(r, 0);
+    }
+    t.rotation = rotation_of(m);
+    return t;
+  }
+  if (n.translation.size() == 3) {
+    t.translation = {static_cast<float>(n.translation[0]), static_cast<float>(n.translation[1]),
+                     static_cast<float>(n.translation[2])};
+  }
+  if (n.rotation.size() == 4) {
+    t.rotation = {static_cast<float>(n.rotation[0]), static_cast<float>(n.rotation[1]),
+                  static_cast<float>(n.rotation[2]), static_cast<float>(n.rotation[3])};
+  }
+  if (n.scale.size() == 3) {
+    t.scale = {static_cast<float>(n.scale[0]), static_cast<float>(n.scale[1]),
+               static_cast<float>(n.scale[2])};
+  }
+  return t;
+}
+
+// Each node's parent (-1 for none); a node with two parents or a cycle is an error.
+std::vector<int> node_parents(const GltfReader& r) {
+  const auto& nodes = r.model().nodes;
+  std::vector<int> parent(nodes.size(), -1);
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    for (int c : nodes[i].children) {
+      if (c < 0 || static_cast<size_t>(c) >= nodes.size()) {
+        r.fail(fmt::format("node {} has child {}, which does not exist", i, c));
+      }
+      if (parent[c] != -1 || static_cast<size_t>(c) == i) {
+        r.fail(fmt::format("node {} has two parents (glTF nodes form a forest)", c));
+      }
+      parent[c] = static_cast<int>(i);
+    }
+  }
+  for (size_t i = 0; i < nodes.size(); ++i) {  // a cycle never reaches a root
+    size_t steps = 0;
+    for (int p = parent[i]; p != -1; p = parent[p]) {
+      if (++steps > nodes.size()) r.fail(fmt::format("node {} is in a cycle of children", i));
+    }
+  }
+  return parent;
+}
+
+struct JointSet {
+  std::vector<int> nodes;          // joint index -> node index
+  std::vector<int> joint_of_node;  // node index -> joint index, or -1
+};
+
+// The skin's joints in the file's order when parents precede children, else depth first; with no
+// skin, the scene's nodes depth first.
+JointSet find_joints(const GltfReader& r, const std::vector<int>& parent, Animated& out) {
+  const tinygltf::Model& m = r.model();
+  std::vector<int> chosen;
+  if (!m.skins.empty()) {
+    if (m.skins.size() > 1) out.notes.push_back(fmt::format("{} skins: the first one is read", m.skins.size()));
+    std::set<int> seen;
+    for (int j : m.skins[0].joints) {
+      if (j < 0 || static_cast<size_t>(j) >= m.nodes.size()) r.fail(fmt::format("skin joint {} does not exist", j));
+      if (!seen.insert(j).second) r.fail(fmt::format("skin lists node {} twice", j));
+      chosen.push_back(j);
+    }
+  } else {
+    std::vector<int> roots;
+    if (m.scenes.empty()) {
+      for (size_t i = 0; i < m.nodes.size(); ++i) {
+        if (parent[i] == -1) roots.push_back(static_cast<int>(i));
+      }
+    } else {
+      const size_t s = m.defaultScene >= 0 ? static_cast<size_t>(m.defaultScene) : 0;
+      if (s >= m.scenes.size()) r.fail(fmt::format("default scene {} does not exist", s));
+      for (int n : m.scenes[s].nodes) {
+        if (n < 0 || static_cast<size_t>(n) >= m.nodes.size()) r.fail(fmt::format("scene node {} does not exist", n));
+        roots.push_back(n);
+      }
+    }
+    std::vector<int> stack(roots.rbegin(), roots.rend());
+    while (!stack.empty()) {
+      const int n = stack.back();
+      stack.pop_back();
+      chosen.push_back(n);
+      const auto& kids = m.nodes[n].children;
+      for (auto it = kids.rbegin(); it != kids.rend(); ++it) stack.push_back(*it);
+    }
+  }
+  JointSet js;
+  js.joint_of_node.assign(m.nodes.size(), -1);
+  for (size_t i = 0; i < chosen.size(); ++i) js.joint_of_node[chosen[i]] = static_cast<int>(i);
+  // The nearest ancestor that is a joint.
+  auto joint_parent = [&](int node) {
+    for (int p = parent[node]; p != -1; p = parent[p]) {
+      if (js.joint_of_node[p] >= 0) return p;
+    }
+    return -1;
+  };
+  bool ordered = true;
+  for (size_t i = 0; i < chosen.size() && ordered; ++i) {
+    const int p = joint_parent(chosen[i]);
+    ordered = p == -1 || js.joint_of_node[p] < static_cast<int>(i);
+  }
+  if (!ordered) {  // depth first from the joint roots, children in node order
+    std::vector<int> order;
+    std::vector<int> stack;
+    for (auto it = chosen.rbegin(); it != chosen.rend(); ++it) {
+      if (joint_parent(*it) == -1) stack.push_back(*it);
+    }
+    std::vector<std::vector<int>> kids(m.nodes.size());
+    for (int n : chosen) {
+      if (const int p = joint_parent(n); p != -1) kids[p].push_back(n);
+    }
+    while (!stack.empty()) {
+      const int n = stack.back();
+      stack.pop_back();
+      order.push_back(n);
+      for (auto it = kids[n].rbegin(); it != kids[n].rend(); ++it) stack.push_back(*it);
+    }
+    chosen = std::move(order);
+    js.joint_of_node.assign(m.nodes.size(), -1);
+    for (size_t i = 0; i < chosen.size(); ++i) js.joint_of_node[chosen[i]] = static_cast<int>(i);
+    out.notes.push_back("joints reordered so that parents come before children");
+  }
+  js.nodes = chosen;
+  for (int n : chosen) {
+    const int p = joint_parent(n);
+    if (p != parent[n]) {
+      out.notes.push_back(fmt::format("joint '{}' hangs below node '{}', which is not a joint: "
+                                      "its transform is not part of the skeleton",
+                                      m.nodes[n].name, m.nodes[parent[n]].name));
+    }
+    const std::string name = m.nodes[n].name.empty() ? fmt::format("node_{}", n) : m.nodes[n].name;
+    out.skeleton.add_joint(name, p == -1 ? -1 : js.joint_of_node[p], rest_of(m.nodes[n]));
+  }
+  return js;
+}
+
+Json extras_of(const GltfReader& r, const std::string& text, const std::string& what) {
+  if (text.empty()) return Json::object();
+  try {
+    Json j = Json::parse(text);
+    return j.is_object() ? j : Json::object();
+  } catch (const std::exception& e) {
+    r.fail(fmt::format("{}: extras are not JSON: {}", what, e.what()));
+  }
+}
+
+float extras_number(const GltfReader& r, const Json& j, const std::string& what) {
+  if (!j.is_number()) r.fail(fmt::format("{}: expected a number", what));
+  const double d = j.get<double>();
+  if (!std::isfinite(d) || std::fabs(d) > 3.4e38) r.fail(fmt::format("{}: {} is not a finite float", what, d));
+  return static_cast<float>(d);
+}
+
+template <class T>
+void fill_track(Track<T>& track, const std::vector<float>& times, const std::vector<float>& values,
+                bool cubic, int comps) {
+  auto at = [&](size_t element) {
+    const float* f = values.data() + element * comps;
+    if constexpr (std::is_same_v<T, Quat>) {
+      return Quat{f[0], f[1], f[2], f[3]};
+    } else {
+      return Vec3{f[0], f[1], f[2]};
+    }
+  };
+  for (size_t k = 0; k < times.size(); ++k) {
+    if (cubic) {  // glTF order per key: in-tangent, value, out-tangent
+      track.add(times[k], at(3 * k + 1), at(3 * k), at(3 * k + 2));
+    } else {
+      track.add(times[k], at(k));
+    }
+  }
+}
+
+Clip read_clip(const GltfReader& r, size_t index, const JointSet& js, size_t num_joints,
+               Animated& out) {
+  const tinygltf::Animation& a = r.model().animations[index];
+  Clip clip;
+  clip.name = a.name.empty() ? fmt::format("animation_{}", index) : a.name;
+  const std::string where = fmt::format("animation '{}'", clip.name);
+  clip.joints.resize(num_joints);
+  std::set<std::pair<int, std::string>> targets;
+  float last = 0;
+  for (size_t c = 0; c < a.channels.size(); ++c) {
+    const tinygltf::AnimationChannel& ch = a.channels[c];
+    const std::string what = fmt::format("{} channel {}", where, c);
+    if (ch.target_node < 0 || static_cast<size_t>(ch.target_node) >= js.joint_of_node.size()) {
+      r.fail(fmt::format("{}: target node {} does not exist", what, ch.target_node));
+    }
+    const int joint = js.joint_of_node[ch.target_node];
+    if (joint < 0 || ch.target_path == "weights") {
+      out.notes.push_back(fmt::format("{}: {} of node {} skipped (not a joint transform)", what,
+                                      ch.target_path, ch.target_node));
+      continue;
+    }
+    if (!targets.insert({joint, ch.target_path}).second) {
+      r.fail(fmt::format("{}: a second channel drives {} of joint '{}'", what, ch.target_path,
+                         out.skeleton.names[joint]));
+    }
+    if (ch.sampler < 0 || static_cast<size_t>(ch.sampler) >= a.samplers.size()) {
+      r.fail(fmt::format("{}: sampler {} does not exist", what, ch.sampler));
+    }
+    const tinygltf::AnimationSampler& s = a.samplers[ch.sampler];
+    const bool cubic = s.interpolation == "CUBICSPLINE";
+    const bool step = s.interpolation == "STEP";
+    if (!cubic && !step && s.interpolation != "LINEAR") {
+      r.fail(fmt::format("{}: interpolation '{}' is not LINEAR, STEP or CUBICSPLINE", what, s.interpolation));
+    }
+    const int comps = ch.target_path == "rotation" ? 4 : 3;
+    if (ch.target_path != "rotation" && ch.target_path != "translation" && ch.target_path != "scale") {
+      r.fail(fmt::format("{}: unknown target path '{}'", what, ch.target_path));
+    }
+    const std::vector<float> times = r.floats(s.input, 1, what + " input");
+    const std::vector<float> values = r.floats(s.output, comps, what + " output");
+    if (values.size() != times.size() * comps * (cubic ? 3 : 1)) {
+      r.fail(fmt::format("{}: {} keys but {} output elements", what, times.size(), values.size() / comps));
+    }
+    if (!times.empty() && std::isfinite(times.back())) last = std::max(last, times.back());
+    const Interpolation interp = step ? Interpolation::kStep
+                                 : cubic ? Interpolation::kHermite
+                                 : comps == 4 ? Interpolation::kSlerp
+                                              : Interpolation::kLinear;
+    JointTracks& jt = clip.joints[joint];
+    if (comps == 4) {
+      jt.rotation.interpolation = interp;
+      fill_track(jt.rotation, times, values, cubic, 4);
+    } else {
+      Track<Vec3>& t = ch.target_path == "translation" ? jt.translation : jt.scale;
+      t.interpolation = interp;
+      fill_track(t, times, values, cubic, 3);
+    }
+  }
+  const Json extras = extras_of(r, a.extras_json_string, where);
+  clip.duration = extras.contains("duration") ? extras_number(r, extras["duration"], where + " extras.duration") : last;
+  if (extras.contains("frame_rate")) {
+    clip.frame_rate = extras_number(r, extras["frame_rate"], where + " extras.frame_rate");
+    if (!(clip.frame_rate > 0)) r.fail(where + " extras.frame_rate: must be above 0");
+  }
+  if (extras.contains("looping")) {
+    if (!extras["looping"].is_boolean()) r.fail(where + " extras.looping: expected true or false");
+    clip.looping = extras["looping"].get<bool>();
+  }
+  if (extras.contains("events")) {
+    const Json& events = extras["events"];
+    if (!events.is_array()) r.fail(where + " extras.events: expected an array");
+    for (size_t e = 0; e < events.size(); ++e) {
+      const std::string ew = fmt::format("{} extras.events[{}]", where, e);
+      const Json& j = events[e];
+      if (!j.is_object() || !j.contains("time") || !j.contains("name") || !j["name"].is_string()) {
+        r.fail(ew + ": expected {\"time\": seconds, \"name\": text, \"payload\": {...}}");
+      }
+      Event ev;
+      ev.time = extras_number(r, j["time"], ew + ".time");
+      ev.name = j["name"].get<std::string>();
+      ev.payload = j.contains("payload") ? j["payload"].dump() : "{}";
+      clip.events.push_back(std::move(ev));
+    }
+  }
+  if (std::string e = clip.validate(num_joints); !e.empty()) r.fail(fmt::format("{}: {}", where, e));
+  return clip;
+}
+
+}  // namespace
+
+Animated read(const std::filesystem::path& path, Bytes bytes, const ImportOptions& options) {
+  const std::string file = path.string();
+  check_memory(bytes.size(), "glTF file");
+  if (bytes.size() > UINT32_MAX) throw Error("glTF files above 4 GiB are not supported", std::nullopt, file);
+  tinygltf::TinyGLTF loader;
+  loader.SetImageLoader(skip_image, nullptr);
+  loader.SetStoreOriginalJSONForExtrasAndExtensions(true);
+  tinygltf::Model model;
+  std::string err, warn;
+  const std::string base = path.parent_path().string();
+  const bool glb = bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0;
+  bool ok = false;
+  try {  // tinygltf reports through `err`, but its JSON layer may still throw
+    ok = glb ? loader.LoadBinaryFromMemory(&model, &err, &warn, bytes.data(),
+                                           static_cast<unsigned>(bytes.size()), base)
+             : loader.LoadASCIIFromString(&model, &err, &warn,
+                                          reinterpret_cast<const char*>(bytes.data()),
+                                          static_cast<unsigned>(bytes.size()), base);
+  } catch (const std::exception& e) {
+    err = e.what();
+  }
+  if (!ok) {
+    while (!err.empty() && (err.back() == '\n' || err.back() == ' ')) err.pop_back();
+    throw Error(fmt::format("not a readable glTF 2.0 file: {}", err.empty() ? "tinygltf refused it" : err),
+                std::nullopt, file);
+  }
+  GltfReader r(model, file);
+  Animated out;
+  const std::vector<int> parent = node_parents(r);
+  const JointSet joints = find_joints(r, parent, out);
+  if (out.skeleton.num_joints() == 0) r.fail("the file has no nodes to make a skeleton of");
+  if (std::string e = out.skeleton.validate(); !e.empty()) r.fail(e);
+  bool found = options.clip.empty();
+  for (size_t i = 0; i < model.animations.size(); ++i) {
+    if (!options.clip.empty() && model.animations[i].name != options.clip) continue;
+    found = true;
+    out.clips.push_back(read_clip(r, i, joints, out.skeleton.num_joints(), out));
+  }
+  if (!found) {
+    std::string names;
+    for (const auto& a : model.animations) names += (names.empty() ? "" : ", ") + a.name;
+    r.fail(fmt::format("no animation named '{}' (the file has: {})", options.clip,
+                       names.empty() ? "none" : names));
+  }
+  const Json asset = extras_of(r, model.asset.extras_json_string, "asset");
+  if (asset.contains("notes") && asset["notes"].is_array()) {
+    for (const Json& n : asset["notes"]) {
+      if (n.is_string()) out.notes.push_back(n.get<std::string>());
+    }
+  }
+  return out;
+}
+
+Animated read(const std::filesystem::path& path, const ImportOptions& options) {
+  const std::vector<uint8_t> bytes = read_file(path);
+  return read(path, bytes, options);
+}
+
+}  // namespace animkit::gltf

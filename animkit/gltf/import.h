@@ -1,0 +1,34 @@
+// glTF 2.0 (.glb / .gltf) -> neutral skeleton + clips: the first half of `animkit import`
+// (issue 17). tinygltf parses the container; this reads what an animation tool puts in it:
+//
+// - the skeleton is the first skin's joints (or, with no skin, every node of the scene), kept in
+//   the file's order when parents come before children, else reordered depth first; the rest
+//   pose is each node's TRS (a matrix is decomposed);
+// - each animation becomes a clip: LINEAR rotations slerp, LINEAR translations / scales lerp,
+//   STEP holds, CUBICSPLINE becomes Hermite keys with the file's tangents (units per second, as
+//   glTF and the neutral clip both define them);
+// - the clip's duration, frame rate, looping flag and events come from the animation's `extras`
+//   as `animkit export` writes them ({"duration", "frame_rate", "looping", "events": [{"time",
+//   "name", "payload"}]}); without them the duration is the last key time, the frame rate 30.
+//
+// Every accessor is bounds-checked against its buffer view and buffer; a malformed file is an
+// animkit::Error, never a crash.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "animkit/core/registry.h"
+
+namespace animkit::gltf {
+
+struct ImportOptions {
+  std::string clip;  // only the animation of this name (empty: every animation)
+};
+
+// Reads glTF bytes (GLB when they start with "glTF", else JSON text). `path` names the file in
+// errors and locates external buffers (relative URIs resolve against its folder).
+Animated read(const std::filesystem::path& path, Bytes bytes, const ImportOptions& options = {});
+Animated read(const std::filesystem::path& path, const ImportOptions& options = {});
+
+}  // namespace animkit::gltf

@@ -1,0 +1,161 @@
+// The `animkit cod ...` verbs and the cod-xanim format on the command line (issue 12, item 7):
+// exit 0 / 1 / 2, --json documents, the places diagnostics name.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "animkit/core/json_util.h"
+#include "zip_writer.h"
+
+namespace animkit::call_of_duty {
+namespace {
+
+using testing::TempDir;
+using testing::write_zip;
+using testing::xanim_header;
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// §2.6 of cod-xanim-format.md, the 43-byte worked example.
+std::string worked_example() {
+  const unsigned char b[] = {0x0E, 0x00, 0x05, 0x00, 0x01, 0x00, 0x00, 0x1E, 0x00, 0x00, 0x01,
+                             0x6A, 0x00, 0x02, 0x00, 0x00, 0x04, 0x00, 0x00, 0x82, 0x5A, 0x01,
+                             0x00, 0x00, 0x00, 0x80, 0x3F, 0x00, 0x00, 0x00, 0x40, 0x00, 0x00,
+                             0x40, 0x40, 0x01, 0x66, 0x69, 0x72, 0x65, 0x00, 0x02, 0x00};
+  return std::string(reinterpret_cast<const char*>(b), sizeof b);
+}
+
+class CodCli : public ::testing::Test {
+ protected:
+  TempDir t;
+  Result run(const std::string& args) {
+    const std::string cmd = std::string(ANIMKIT_BINARY) + " " + args + " >" +
+                            (t.dir / "out").string() + " 2>" + (t.dir / "err").string();
+    const int status = std::system(cmd.c_str());
+    return {WEXITSTATUS(status), slurp(t.dir / "out"), slurp(t.dir / "err")};
+  }
+  std::string p(const std::string& rel) const { return (t.dir / rel).string(); }
+};
+
+TEST_F(CodCli, TreeJsonAndErrors) {
+  t.write("t.atr", "main\n{\n    walk\n    run\n}\n");
+  Result r = run("cod tree " + p("t.atr") + " --refs walk --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Json j = Json::parse(r.out);
+  EXPECT_EQ(j["node_count"], 3);  // root, main, walk
+  EXPECT_EQ(j["nodes"][2]["name"], "walk");
+  t.write("bad.atr", "main\n{\n    walk : loopsync\n}\n");
+  r = run("cod tree " + p("bad.atr") + " --anim-check");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find(p("bad.atr") + ":4:1: properties cannot be applied to primitive animations"),
+            std::string::npos)
+      << r.out;
+  // A folder is not a tree (issue 12, item 5).
+  r = run("cod tree " + t.dir.string());
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("is a folder"), std::string::npos) << r.err;
+  EXPECT_EQ(run("cod tree").code, 2);
+}
+
+TEST_F(CodCli, TreeAssetsFromAGameArchive) {
+  t.write("t.atr", "g : complete loopsync\n{\n    walk\n}\n");
+  t.mkdir("main");
+  write_zip(t.dir / "main/pak0.pk3", {{"xanim/walk", xanim_header(10, 0)}});
+  Result r = run("cod tree " + p("t.atr") + " --refs g --game-dir " + p("main"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("animation 'walk' in 't' cannot be sync looping and nonlooping"),
+            std::string::npos)
+      << r.out;
+  write_zip(t.dir / "main/pak1.pk3", {{"xanim/walk", xanim_header(10, 1)}});  // later pk3 wins
+  r = run("cod tree " + p("t.atr") + " --refs g --game-dir " + p("main") + " --json");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(Json::parse(r.out)["nodes"][2]["looping"], true);
+}
+
+TEST_F(CodCli, LintLevelsAgainstTheGame) {
+  t.mkdir("main");
+  write_zip(t.dir / "main/pak0.pk3",
+            {{"animtrees/soldier.atr", "main\n{\n    idle\n    walk\n}\n"},
+             {"xanim/idle", xanim_header(10, 1)},
+             {"xanim/walk", xanim_header(10, 1)}});
+  t.write("mod/maps/town.gsc",
+          "#using_animtree(\"soldier\");\nmain() { self setanim(%idle); }\n"
+          "#using_animtree(\"turret88\");\nf() { x = 10%2; }\n");
+  Result r = run("cod lint " + p("mod") + " --game-dir " + p("main"));
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("3:1: warning: cannot find 'animtrees/turret88.atr': the game leaves the "
+                       "tree empty"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("1 levels, 2 trees, 1 references, 0 errors, 1 warnings"),
+            std::string::npos)
+      << r.out;
+  r = run("cod lint " + p("mod") + " --game-dir " + p("main") + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Json j = Json::parse(r.out);
+  EXPECT_EQ(j["summary"]["levels"], 1);
+  EXPECT_EQ(j["summary"]["errors"], 0);
+  EXPECT_EQ(j["summary"]["warnings"], 1);
+  EXPECT_EQ(j["levels"][0]["level"], "town");
+  EXPECT_EQ(j["levels"][0]["trees"][0]["file"], p("main") + "/pak0.pk3/animtrees/soldier.atr");
+  // A reference the tree lacks is an error; --level picks one level.
+  t.write("mod/maps/town.gsc", "#using_animtree(\"soldier\");\nmain() { x = %run; }\n");
+  r = run("cod lint " + p("mod") + " --game-dir " + p("main") + " --level town --json");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(Json::parse(r.out)["levels"][0]["reference_values"][0]["value"], nullptr);
+  EXPECT_EQ(run("cod lint " + p("mod") + " --level nowhere").code, 1);
+}
+
+TEST_F(CodCli, Refs) {
+  t.write("a.gsc", "#using_animtree(\"t\");\nf() { x = %b; }\n");
+  t.write("t.atr", "a\nb\n");
+  const Result r = run("cod refs " + p("a.gsc") + " --tree " + p("t.atr"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  // Newest first: b = 1, a = 2.
+  EXPECT_NE(r.out.find(":2:11: %b tree 't' (#1) node 1 = 0x00010001"), std::string::npos) << r.out;
+}
+
+TEST_F(CodCli, XAnimFormatAndSample) {
+  t.write("j_anim", worked_example());
+  Result r = run("info " + p("j_anim") + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(Json::parse(r.out)["format"], "cod-xanim");
+  r = run("validate " + p("j_anim"));
+  EXPECT_EQ(r.code, 0) << r.out;
+  r = run("dump " + p("j_anim") + " --json");
+  ASSERT_EQ(r.code, 0);
+  EXPECT_EQ(Json::parse(r.out)["notetracks"][0]["name"], "fire");
+  r = run("export " + p("j_anim") + " -o " + p("j.glb"));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_GT(std::filesystem::file_size(t.dir / "j.glb"), 100u);
+  r = run("cod sample " + p("j_anim") + " --time 0.6 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Json s = Json::parse(r.out);
+  EXPECT_EQ(s["frame"], 2);
+  EXPECT_NEAR(s["parts"][0]["lanes"][2].get<double>(), 0.42427, 5e-6);
+  EXPECT_NEAR(s["parts"][0]["lanes"][3].get<double>(), 0.82427, 5e-6);
+  EXPECT_EQ(run("cod sample " + p("j_anim") + " --time 2").code, 2);  // outside [0, 1]
+  std::string cut = worked_example();
+  cut.resize(20);
+  t.write("cut_anim", cut);
+  r = run("cod sample " + p("cut_anim") + " --time 0.5");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("offset 0x11: malformed xanim 'cut_anim': truncated"), std::string::npos)
+      << r.err;
+}
+
+}  // namespace
+}  // namespace animkit::call_of_duty

@@ -1,0 +1,91 @@
+"""animkit.Error: invalid input is a Python exception carrying file, offset and message, the
+same text the CLI prints after `error: `; never a crash of the interpreter (issue 18)."""
+
+import os
+
+import pytest
+
+import animkit
+
+
+def test_error_is_an_exception_class():
+    assert issubclass(animkit.Error, Exception)
+    assert animkit.Error.__module__ == "animkit"
+
+
+def test_truncated_file_names_file_and_offset(demo_dir, cli, tmp_path):
+    good = (demo_dir / "warriors-walk.anm").read_bytes()
+    bad = tmp_path / "cut.anm"
+    bad.write_bytes(good[: len(good) // 2])
+    with pytest.raises(animkit.Error) as caught:
+        animkit.open(bad)
+    e = caught.value
+    assert e.file == str(bad)
+    assert isinstance(e.message, str) and e.message
+    r = cli.run("info", bad)
+    assert r.returncode == 1
+    assert r.stderr.strip() == "error: " + str(e)
+    if e.offset is not None:
+        assert isinstance(e.offset, int)
+        assert f"offset 0x{e.offset:x}" in str(e)
+
+
+def test_missing_file(tmp_path):
+    missing = tmp_path / "none.anm"
+    with pytest.raises(animkit.Error) as caught:
+        animkit.open(missing)
+    assert caught.value.file == str(missing)
+    assert caught.value.offset is None
+    assert caught.value.message == "cannot open the file"
+
+
+def test_unknown_format(tmp_path):
+    junk = tmp_path / "junk.xyz"
+    junk.write_bytes(b"\x00" * 16)
+    with pytest.raises(animkit.Error, match="not a format animkit recognises"):
+        animkit.open(junk)
+
+
+@pytest.mark.parametrize("name", ["warriors-character.res", "mh-pack.bin", "shadow_of_war.anix",
+                                  "asherons_call/0x09000101.bin"])
+def test_every_prefix_is_an_error_or_a_document(demo_dir, tmp_path, name):
+    # Cut the file at many lengths: each is either opened or an animkit.Error, never a crash.
+    data = (demo_dir / name).read_bytes()
+    path = tmp_path / ("cut" + (demo_dir / name).suffix)
+    for n in sorted({0, 1, 4, 8, 15, 16, 31, 64, len(data) // 3, len(data) // 2, len(data) - 1}):
+        path.write_bytes(data[:n])
+        try:
+            doc = animkit.open(path, format=animkit.open(demo_dir / name).format)
+            doc.info()
+            doc.dump()
+            doc.validate()
+            doc.animated()
+        except animkit.Error as e:
+            assert e.file == str(path)
+
+
+def test_play_errors_name_the_scenario(tmp_path):
+    s = tmp_path / "s.json"
+    s.write_text('{"engine": "warriors", "updates": ')
+    with pytest.raises(animkit.Error) as caught:
+        animkit.play(s)
+    assert caught.value.file == str(s)
+    assert caught.value.offset is not None
+    with pytest.raises(animkit.Error, match="no player for engine 'nope'"):
+        animkit.play({"engine": "nope"})
+    with pytest.raises(animkit.Error, match="not 'warriors'"):
+        animkit.warriors.play({"engine": "monster_hunter"})
+
+
+def test_a_path_that_is_not_utf8(demo_dir, tmp_path):
+    # The file system's bytes go through os.fsencode and come back as os.fsdecode gives them.
+    data = (demo_dir / "warriors-walk.anm").read_bytes()
+    path = bytes(tmp_path) + b"/\xff-walk.anm"
+    with open(path, "wb") as f:
+        f.write(data[:40])
+    with pytest.raises(animkit.Error) as caught:
+        animkit.open(path)
+    assert caught.value.file == os.fsdecode(path)
+    with open(path, "wb") as f:
+        f.write(data)
+    assert animkit.open(path).path == os.fsdecode(path)

@@ -452,7 +452,7 @@ std::string frame_text(const Scene& scene, int frame, float time) {
     std::string trackers, ops;
     for (const Tracker& t : m.trackers)
       trackers += fmt::format("{}{} t={:.4f} w={:.3f}", trackers.empty() ? "" : ", ",
-                              t.clip ? t.clip->name : "base", t.time, t.weight);
+                              t.clip ? t.clip->name : "(no clip)", t.time, t.weight);
     for (const Operation& op : m.job.operations) {
       ops += ops.empty() ? "" : " ";
       ops += operation_name(op.code);

@@ -126,7 +126,10 @@ void Scene::update_dead(float dt) {
     s.average_body_velocity = value("average_body_velocity");
     s.spine_upright = value("spine_upright");
     s.head_severed = value("head_severed") != 0.f;
-    s.combat_state = static_cast<int32_t>(value("combat_state"));
+    const float combat = value("combat_state");  // a float value: cast only what fits
+    s.combat_state = std::isfinite(combat) && std::fabs(combat) < 2e9f
+                         ? static_cast<int32_t>(combat)
+                         : 0;
     s.hints = c->hints;
     for (std::string& h : c->playing_clip_hints()) s.hints.push_back(std::move(h));
     it->second->hints = s.hints;

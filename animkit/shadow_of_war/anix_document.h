@@ -7,10 +7,10 @@
 
 #include "animkit/core/registry.h"
 #include "animkit/shadow_of_war/anix.h"
+#include "animkit/shadow_of_war/anix_json.h"
 
 namespace animkit::shadow_of_war {
 
-Json to_json(const AnixFile& file);
 // The spec's stated checks (see README, "Checks"): one Finding each.
 std::vector<Finding> check(const AnixFile& file, size_t actual_size);
 // One clip per record: the root joint moving from the start to the end of the root summary over

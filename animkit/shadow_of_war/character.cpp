@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include "animkit/core/error.h"
@@ -68,6 +69,7 @@ Character::Character(std::string name, std::shared_ptr<BlendGraph> graph, const 
       death_(global),
       weight_sets_(weight_sets) {
   model_.bind(skeleton);
+  graph_tracks_.push_back({});  // tracker 0: the clip base, not the graph's
   values_.assign(graph_->value_names.size(), 0.f);
   state_ = &graph_->states[graph_->start];
   const size_t t = state_tracker(graph_->start);
@@ -91,9 +93,12 @@ size_t Character::state_tracker(int32_t s) {
                                   "family's clip table does not hold",
                                   name_, st.name, st.clip));
   }
-  t.rate = st.Rate;
-  t.flags = kTrackerAdvance | (st.Looping ? kTrackerLoop : 0u);
+  // Spec, "Clip trackers": most trackers have rate 0 and are not engine-advanced; the graph
+  // writes their time (graph_tracks_).
+  t.rate = 0;
+  t.flags = st.Looping ? kTrackerLoop : 0u;
   t.time = t.clip ? st.StartPct * t.clip->duration : 0.f;
+  graph_tracks_.push_back({s, 0.0, t.time});
   t.weight = 0;
   if (!st.weight_set.empty()) {
     if (!weight_sets_ || !weight_sets_->count(st.weight_set))
@@ -112,7 +117,7 @@ void Character::enter_state(int32_t s, float blend_time) {
     transition_ = Transition{from, s, 0.f, blend_time};
   } else {
     model_.trackers[t].weight = 1;
-    while (model_.trackers.size() > 2) model_.remove_tracker(1);
+    while (model_.trackers.size() > 2) drop_tracker(1);
     transition_.reset();
   }
 }
@@ -121,9 +126,8 @@ void Character::die(const std::string& death_animation) {
   dead_ = true;
   transition_.reset();
   ModelAnimation& m = model_;
-  while (m.trackers.size() > 1) m.remove_tracker(m.trackers.size() - 1);
+  while (m.trackers.size() > 1) drop_tracker(m.trackers.size() - 1);
   Tracker& base = m.trackers[0];
-  base.clip = nullptr;
   if (!death_animation.empty()) {
     base.clip = table_ ? table_->find(death_animation) : nullptr;
     if (!base.clip)
@@ -167,18 +171,45 @@ void Character::update(float dt) {
     const float w = std::min(1.f, transition_->elapsed / transition_->blend_time);
     m.trackers.back().weight = w;
     if (w >= 1.f) {
-      while (m.trackers.size() > 2) m.remove_tracker(1);
+      while (m.trackers.size() > 2) drop_tracker(1);
       transition_.reset();
     }
   }
-  // The record's Rate and Looping are read every frame, so a record change reaches every character.
-  Tracker& current = m.trackers.back();
-  current.rate = state_->Rate;
-  current.flags = (current.flags & ~kTrackerLoop) | (state_->Looping ? kTrackerLoop : 0u);
-  m.advance(dt);
+  // The graph writes the time of its trackers. Each state's Rate and Looping are read from its
+  // record every frame, so a record change reaches every character on the graph.
+  for (size_t i = 1; i < m.trackers.size(); ++i) {
+    GraphTrack& g = graph_tracks_[i];
+    const BlendState& st = graph_->states[g.state];
+    g.elapsed += static_cast<double>(dt) * st.Rate;
+    write_time(m.trackers[i], g, st.Looping);
+  }
+  m.advance(dt);  // the engine-advanced ones (flag bit 0 and a rate): none on a living graph
   state_time_ += dt;
   m.submit();
 }
+
+void Character::write_time(Tracker& t, const GraphTrack& g, bool looping) {
+  t.flags = (t.flags & ~kTrackerLoop) | (looping ? kTrackerLoop : 0u);
+  const double d = t.clip ? t.clip->duration : 0.0;
+  double time = g.start + g.elapsed;
+  if (!(d > 0.0)) {
+    time = 0;
+  } else if (looping) {
+    time = std::fmod(time, d);
+    if (time < 0) time += d;
+  } else {
+    time = std::clamp(time, 0.0, d);
+  }
+  t.time = static_cast<float>(time);
+}
+
+void Character::drop_tracker(size_t i) {
+  if (i == 0 || i >= model_.trackers.size()) return;
+  model_.remove_tracker(i);
+  graph_tracks_.erase(graph_tracks_.begin() + static_cast<std::ptrdiff_t>(i));
+}
+
+void Character::set_base_clip(const Clip* clip) { model_.trackers[0].clip = clip; }
 
 bool Character::playing_clip_carries(uint32_t key) const {
   const Tracker& t = model_.trackers.back();
@@ -186,6 +217,21 @@ bool Character::playing_clip_carries(uint32_t key) const {
   const AnimObject* o = table_->object_of(keyword_hash(t.clip->name));
   const ClipEvents* ce = o ? o->events_of(*t.clip) : nullptr;
   return ce && o->events->carries_keyword(*ce, key);
+}
+
+std::vector<std::string> Character::playing_clip_hints() const {
+  std::vector<std::string> out;
+  const Tracker& t = model_.trackers.back();
+  if (!t.clip || !table_) return out;
+  const AnimObject* o = table_->object_of(keyword_hash(t.clip->name));
+  const ClipEvents* ce = o ? o->events_of(*t.clip) : nullptr;
+  if (!ce) return out;
+  static constexpr uint32_t kHint = keyword_hash("BEHAVIOR_HINT");
+  for (uint32_t w : ce->events) {
+    const std::string_view text = o->events->text(w);
+    if (keyword_hash(event_keyword(text)) == kHint) out.emplace_back(event_argument(text));
+  }
+  return out;
 }
 
 void Crowd::frame(float dt) {

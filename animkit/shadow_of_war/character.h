@@ -75,6 +75,10 @@ class Character {
   bool player = false;
   // The combat object's animation index [[char+0x26A8]+0x114]: -1 when it plays no combat clip.
   int32_t combat_anim = -1;
+  // Hints the ragdoll brain's Include/ExcludeHints test, set on the character.
+  std::vector<std::string> hints;
+  // The arguments of the BEHAVIOR_HINT events of the clip the character is playing.
+  std::vector<std::string> playing_clip_hints() const;
   // Every character model carries a physics ragdoll ([model+0x1C8]), unconfigured while alive.
   PhysicsRagdoll physics;
   const ClipTable* table() const { return table_; }
@@ -83,6 +87,8 @@ class Character {
   // (no link is tried again) and only the base tracker remains. "" : the base pose.
   void die(const std::string& death_animation);
   bool dead() const { return dead_; }
+  // Tracker 0, the clip base: the model's base pose as a clip (nullptr: the reference pose).
+  void set_base_clip(const Clip* clip);
 
   void set_value(std::string_view name, float v);
   float value(std::string_view name) const;
@@ -99,7 +105,16 @@ class Character {
   std::vector<std::string> take_errors();
 
  private:
+  // The graph's side of a tracker: its state and the time the graph has run it (the tracker
+  // itself has rate 0); tracker 0 has none.
+  struct GraphTrack {
+    int32_t state = -1;
+    double elapsed = 0;  // s x the state's Rate since it was entered
+    double start = 0;    // StartPct x duration
+  };
   size_t state_tracker(int32_t state);
+  void drop_tracker(size_t index);
+  static void write_time(Tracker& tracker, const GraphTrack& g, bool looping);
   std::string name_;
   std::shared_ptr<BlendGraph> graph_;
   const ClipTable* table_;
@@ -111,6 +126,7 @@ class Character {
   DeathSettings death_;
   const std::map<std::string, std::vector<float>>* weight_sets_ = nullptr;
   std::vector<std::string> errors_;
+  std::vector<GraphTrack> graph_tracks_;  // parallel to model_.trackers
   bool dead_ = false;
 };
 

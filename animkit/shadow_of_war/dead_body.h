@@ -131,6 +131,7 @@ struct DeadBody {
   bool in_cleanup = false;
   bool removed = false;     // Lifetime over: the body cleanup removed it
   double relax_time = 0;    // s during which the hit reaction was relaxed
+  std::vector<std::string> hints;  // what the brain sampled last
 
   // Step 2 alone: claims a ring slot; the brain starts only with a config.
   void start(RagdollRing& ring, const Brain* brain);

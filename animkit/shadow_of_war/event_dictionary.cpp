@@ -66,6 +66,16 @@ EventDictionary parse_event_dictionary(Reader r) {
   return d;
 }
 
+std::vector<uint32_t> event_frames(const ClipEvents& c) {
+  std::vector<uint32_t> out;
+  out.reserve(c.events.size());
+  for (uint32_t w : c.events)
+    out.push_back(c.duration_ms == 0 ? 0u
+                                     : static_cast<uint32_t>(uint64_t{event_ms(w)} * c.frames /
+                                                             c.duration_ms));
+  return out;
+}
+
 std::vector<uint8_t> write_event_dictionary(const EventDictionary& d) {
   Writer w;
   w.u32(static_cast<uint32_t>(d.clips.size()));

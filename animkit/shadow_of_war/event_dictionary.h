@@ -46,6 +46,10 @@ struct EventDictionary {
   bool carries_keyword(const ClipEvents& clip, uint32_t key) const;
 };
 
+// The loaded clip object's frame per event (+0x20, spec "A loaded clip"): the event's ms on the
+// clip's frames, floor(ms x frames / duration ms), 0 for a clip of 0 ms (README, Choices 6).
+std::vector<uint32_t> event_frames(const ClipEvents& clip);
+
 // `reader` spans the dictionary's range; throws animkit::Error on bad input.
 EventDictionary parse_event_dictionary(Reader reader);
 std::vector<uint8_t> write_event_dictionary(const EventDictionary& dictionary);

@@ -61,6 +61,10 @@ inline constexpr std::array<Keyword, 7> kSyncActionKeywords = {detail::kw("SYNCA
 // carries RAGDOLL). README, Choices.
 std::string_view event_keyword(std::string_view event_text);
 
+// The argument of an event after its keyword ("BEHAVIOR_HINT Writhe", "BEHAVIOR_HINT(Writhe)"
+// -> "Writhe"): separators and a closing ')' trimmed. README, Choices 8.
+std::string_view event_argument(std::string_view event_text);
+
 // The name of a known keyword hash (either table), or "" when none.
 std::string_view keyword_name(uint32_t hash);
 

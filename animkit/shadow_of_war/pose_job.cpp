@@ -99,10 +99,19 @@ void op_blend(PoseJob& job, const Operation& op) {
   blend_into_pose(job, e.weight, e.weight_set);
 }
 
-// op 2 REFERENCE POSE (0x11B517C).
-void op_reference_pose(PoseJob& job, const Operation&) {
+// op 2 REFERENCE POSE (0x11B517C): an entry without a clip stands for the reference pose. As the
+// first contribution (or with no entry) it is the pose; later it is layered by its weight and
+// weight set like a BLEND (README, Choices 11).
+void op_reference_pose(PoseJob& job, const Operation& op) {
   const std::vector<Transform>& rest = skeleton_of(job).rest;
-  std::copy(rest.begin(), rest.end(), job.pose.begin());
+  const bool first = job.operations.empty() || &op == &job.operations.front();
+  if (op.entry < 0 || first) {
+    std::copy(rest.begin(), rest.end(), job.pose.begin());
+    return;
+  }
+  const BlendEntry& e = job.entries[op.entry];
+  std::copy(rest.begin(), rest.end(), job.sample.begin());
+  blend_into_pose(job, e.weight, e.weight_set);
 }
 
 // op 3 OUTPUT (0x1B12A4).
@@ -135,9 +144,9 @@ void PoseJob::prepare(size_t max_entries) {
 }
 
 // Spec, pose job: the first non-zero weight -> SAMPLE; each later one -> BLEND; no clip ->
-// REFERENCE POSE; end -> OUTPUT. README, Choices: a first contributing entry without a clip is a
-// REFERENCE POSE in the SAMPLE's place; a later one BLENDs the reference pose; no contributing
-// entry at all gives one REFERENCE POSE.
+// REFERENCE POSE; end -> OUTPUT. README, Choices: an entry without a clip is a REFERENCE POSE in
+// the SAMPLE's or the BLEND's place (layered by its weight when later); no contributing entry at
+// all gives one REFERENCE POSE.
 void PoseJob::plan() {
   operations.clear();
   bool first = true;
@@ -149,7 +158,7 @@ void PoseJob::plan() {
       operations.push_back({e.clip ? kOpSample : kOpReferencePose, idx, e.weight});
       first = false;
     } else {
-      operations.push_back({kOpBlend, idx, e.weight});
+      operations.push_back({e.clip ? kOpBlend : kOpReferencePose, idx, e.weight});
     }
   }
   if (first) operations.push_back({kOpReferencePose, -1, 0.f});

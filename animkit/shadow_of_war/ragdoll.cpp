@@ -55,6 +55,7 @@ bool RagdollController::step(const BrainSample& s, float dt) {
   }
   timers.in_behavior += dt;
   timers.total += dt;
+  for (RunningSequence& r : sequences) r.elapsed += dt;
   const auto& list = brain->BehaviorControllers;
   for (size_t i = 0; i < list.size(); ++i) {
     if (!conditions_pass(list[i].conditions, s, timers, *brain, current, prior)) continue;
@@ -63,9 +64,24 @@ bool RagdollController::step(const BrainSample& s, float dt) {
     prior = current;
     current = next;
     timers.in_behavior = 0;
+    start_behavior();
     return true;
   }
   return false;
+}
+
+void RagdollController::start_behavior() {
+  behavior_set = nullptr;
+  behavior = nullptr;
+  sequences.clear();
+  if (!brain->library || current < 0) return;
+  const BehaviorLibrary& lib = *brain->library;
+  behavior_set = lib.pick_set(brain->BehaviorControllers[current].BehaviorSets, brain->name);
+  if (!behavior_set || behavior_set->Behaviors.empty()) return;
+  behavior = lib.behavior(behavior_set->Behaviors.front());
+  if (!behavior) return;
+  for (const std::string& q : behavior->Sequences)
+    if (const Sequence* seq = lib.sequence(q)) sequences.push_back({seq, 0.0});
 }
 
 const char* RagdollController::current_name() const {
@@ -128,6 +144,7 @@ Brain brain_from_json(const Json& j) {
       if (c.contains("PriorController"))
         k.PriorController = c["PriorController"].get<std::string>();
       if (c.contains("CombatState")) k.CombatState = c["CombatState"].get<int32_t>();
+      bc.BehaviorSets = c.value("BehaviorSets", std::vector<std::string>{});
       b.BehaviorControllers.push_back(std::move(bc));
     }
   } catch (const Json::exception& e) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "animkit/core/json_util.h"
+#include "animkit/shadow_of_war/ragdoll_behavior.h"
 
 namespace animkit::shadow_of_war {
 
@@ -30,6 +31,7 @@ struct ControllerConditions {
 struct BehaviorController {
   std::string name;
   ControllerConditions conditions;
+  std::vector<std::string> BehaviorSets;  // candidates, by RequiredRagdollConfig
 };
 
 struct Brain {
@@ -37,6 +39,7 @@ struct Brain {
   FloatRange OnGround{-1e30f, 30.f};    // height range: on the ground (else in the air)
   FloatRange Stationary{-1e30f, 15.f};  // velocity range: stationary (else moving)
   std::vector<BehaviorController> BehaviorControllers;  // walked in order
+  const BehaviorLibrary* library = nullptr;              // the scene's behaviour records
 };
 
 // What the brain samples each step.
@@ -60,13 +63,21 @@ struct RagdollController {
   const Brain* brain = nullptr;
   int32_t current = -1, prior = -1;  // BehaviorControllers indices
   BrainTimers timers;
+  // Started on the last change: the set, the behaviour and its running sequences.
+  const BehaviorSet* behavior_set = nullptr;
+  const Behavior* behavior = nullptr;
+  std::vector<RunningSequence> sequences;
 
   // The brain step (0x30F6D4): runs only while the controller holds a slot; updates the timers
   // (OnGround and Stationary decide which run), then takes the first controller whose conditions
-  // all pass; on a change records the prior controller and resets the behaviour timer. Returns
-  // true when the controller changed.
+  // all pass; on a change records the prior controller, resets the behaviour timer, picks a
+  // BehaviorSet whose RequiredRagdollConfig is the brain's config, its first behaviour
+  // (README, Choices 14) and starts the behaviour's Sequences. Returns true on a change.
   bool step(const BrainSample& sample, float dt);
   const char* current_name() const;
+
+ private:
+  void start_behavior();
 };
 
 bool conditions_pass(const ControllerConditions& c, const BrainSample& s, const BrainTimers& t,

@@ -48,6 +48,19 @@ Clip synthetic_clip(const std::string& name, const Skeleton& sk, float duration,
   return c;
 }
 
+Clip base_pose_clip(const Skeleton& sk) {
+  Clip c;
+  c.name = "base";
+  c.duration = 0;
+  c.looping = false;
+  c.joints.resize(sk.num_joints());
+  for (size_t j = 0; j < sk.num_joints(); ++j) {
+    c.joints[j].translation.add(0, sk.rest[j].translation);
+    c.joints[j].rotation.add(0, sk.rest[j].rotation);
+  }
+  return c;
+}
+
 ClipTable* Scene::table(const std::string& family) {
   for (auto& t : tables)
     if (t->family() == family) return t.get();
@@ -114,7 +127,13 @@ void Scene::update_dead(float dt) {
     s.average_body_velocity = value("average_body_velocity");
     s.spine_upright = value("spine_upright");
     s.head_severed = value("head_severed") != 0.f;
-    s.combat_state = static_cast<int32_t>(value("combat_state"));
+    const float combat = value("combat_state");  // a float value: cast only what fits
+    s.combat_state = std::isfinite(combat) && std::fabs(combat) < 2e9f
+                         ? static_cast<int32_t>(combat)
+                         : 0;
+    s.hints = c->hints;
+    for (std::string& h : c->playing_clip_hints()) s.hints.push_back(std::move(h));
+    it->second->hints = s.hints;
     it->second->update(s, s.velocity, dt, rest, ring);
   }
   died_this_frame.clear();
@@ -279,6 +298,8 @@ Scene scene_from_json(const Json& s, const std::filesystem::path& base, int work
       scene.default_config = c.name;
       scene.ragdoll_configs.emplace(c.name, std::move(c));
     }
+    scene.behaviors = std::make_unique<BehaviorLibrary>(behavior_library_from_json(s));
+    for (auto& [name, config] : scene.ragdoll_configs) config.brain.library = scene.behaviors.get();
     for (const auto& [name, a] : object(s, "attacks").items())
       scene.attacks[name] = attack_from_json(name, a);
     for (const auto& [name, r] : object(s, "BodyCleanup").items()) {
@@ -308,6 +329,8 @@ Scene scene_from_json(const Json& s, const std::filesystem::path& base, int work
       scene.graph->add_value(v);
     scene.rest.AtRestSpeed = num(s, "AtRestSpeed", scene.rest.AtRestSpeed);
     scene.crowd = std::make_unique<Crowd>(workers < 0 ? kDefaultWorkers : workers);
+    scene.base_pose = std::make_unique<Clip>(base_pose_clip(scene.skeleton));
+    const std::string base_clip = s.value("base_clip", std::string());
     for (const Json& c : list(s, "characters")) {
       const int count = c.value("count", 1);
       if (count > 0)
@@ -322,11 +345,18 @@ Scene scene_from_json(const Json& s, const std::filesystem::path& base, int work
         auto ch = std::make_unique<Character>(name, scene.graph, table, scene.skeleton,
                                               scene.global, &scene.weight_sets);
         for (const auto& [v, x] : object(c, "values").items()) ch->set_value(v, x.get<float>());
+        const Clip* base = base_clip.empty() ? scene.base_pose.get() : table->find(base_clip);
+        if (!base)
+          throw Error(fmt::format("character '{}': base_clip '{}' is not in its family's clip "
+                                  "table",
+                                  name, base_clip));
+        ch->set_base_clip(base);
         ch->model_name = c.value("model", std::string());
         if (!ch->model_name.empty() && !scene.models.count(ch->model_name))
           throw Error(fmt::format("character '{}': no model '{}'", name, ch->model_name));
         ch->player = c.value("player", false);
         ch->combat_anim = c.value("combat_anim", -1);
+        ch->hints = c.value("hints", std::vector<std::string>{});
         if (!ch->model_name.empty())
           ch->physics = PhysicsRagdoll(scene.models.at(ch->model_name).ragdoll_bodies);
         if (c.contains("buffs"))
@@ -388,6 +418,25 @@ Json frame_json(const Scene& scene, int frame, float time) {
           {"time", json_float(static_cast<float>(d.since_stamp))},
           {"at_rest", d.resting}};
       Json& r = cj["ragdoll"];
+      const RagdollController& rc = d.controller;
+      r["hints"] = d.hints;
+      r["behavior_set"] = rc.behavior_set ? Json(rc.behavior_set->name) : Json(nullptr);
+      r["behavior"] = rc.behavior ? Json(rc.behavior->name) : Json(nullptr);
+      Json seqs = Json::array();
+      for (const RunningSequence& q : rc.sequences) {
+        const double t = q.sequence->time_at(q.elapsed);
+        const std::string* pose = q.sequence->pose_at(t);
+        seqs.push_back({{"name", q.sequence->name},
+                        {"time", json_float(static_cast<float>(t))},
+                        {"pose", pose ? Json(*pose) : Json(nullptr)}});
+      }
+      r["sequences"] = seqs;
+      r["timers"] = {{"on_ground", json_float(rc.timers.on_ground)},
+                     {"in_air", json_float(rc.timers.in_air)},
+                     {"stationary", json_float(rc.timers.stationary)},
+                     {"moving", json_float(rc.timers.moving)},
+                     {"in_behavior", json_float(rc.timers.in_behavior)},
+                     {"total", json_float(rc.timers.total)}};
       r["flags"] = to_json(d.flags);
       r["death"] = to_json(d.death);
       r["death"]["death_settings"] = to_json(c->death_settings());
@@ -428,7 +477,7 @@ std::string frame_text(const Scene& scene, int frame, float time) {
     std::string trackers, ops;
     for (const Tracker& t : m.trackers)
       trackers += fmt::format("{}{} t={:.4f} w={:.3f}", trackers.empty() ? "" : ", ",
-                              t.clip ? t.clip->name : "base", t.time, t.weight);
+                              t.clip ? t.clip->name : "(no clip)", t.time, t.weight);
     for (const Operation& op : m.job.operations) {
       ops += ops.empty() ? "" : " ";
       ops += operation_name(op.code);
@@ -483,6 +532,7 @@ int play(const Json& s, const std::filesystem::path& base, const PlayOptions& op
           found = true;
           for (const auto& [v, x] : object(ev, "values").items()) c->set_value(v, x.get<float>());
           if (ev.contains("combat_anim")) c->combat_anim = ev["combat_anim"].get<int32_t>();
+          if (ev.contains("hints")) c->hints = ev["hints"].get<std::vector<std::string>>();
           if (ev.value("die", false)) {
             DeadBodyFlags flags;
             const Json& fl = object(ev, "flags");

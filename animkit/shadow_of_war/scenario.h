@@ -36,6 +36,9 @@ namespace animkit::shadow_of_war {
 // A deterministic synthetic clip on `skeleton` (per-joint rotation waves, root translation).
 Clip synthetic_clip(const std::string& name, const Skeleton& skeleton, float duration, bool looping,
                     float amplitude, float frequency);
+// Tracker 0's clip when no `base_clip` is named: the skeleton's rest pose as one key per joint
+// ("the model's base pose"), named "base".
+Clip base_pose_clip(const Skeleton& skeleton);
 // The chain-and-branch skeleton of `joints` joints (core's synthetic workload skeleton).
 Skeleton synthetic_skeleton(int joints);
 
@@ -54,6 +57,7 @@ struct Scene {
   std::vector<std::unique_ptr<ClipTable>> tables;
   std::map<std::string, std::vector<float>> weight_sets;
   std::shared_ptr<BlendGraph> graph;
+  std::unique_ptr<Clip> base_pose;  // tracker 0's clip unless "base_clip" names one
   std::unique_ptr<Crowd> crowd;
   DeathSettings global;  // Character/Models/Global
   // Ragdolls: the ring of eight, the brain of the scene's ragdoll config (when given), the rest
@@ -61,6 +65,7 @@ struct Scene {
   RagdollRing ring;
   std::string default_config;  // "brain": the ragdoll config of characters without a model
   std::map<std::string, RagdollConfig> ragdoll_configs;  // Ragdoll configs (Orc_Base ...)
+  std::unique_ptr<BehaviorLibrary> behaviors;  // BehaviorSets, Behaviors, Sequences, TargetPoses
   std::map<std::string, BodyCleanup> body_cleanups;  // Character/Models/BodyCleanup records
   std::map<std::string, CharacterModel> models;      // Character/Models records
   std::map<std::string, Attack> attacks;             // Combat/Attack records by name

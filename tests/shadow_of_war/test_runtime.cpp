@@ -111,7 +111,20 @@ TEST_F(PoseFixture, OperationSequences) {
   EXPECT_EQ(run({{0, {}, 0, &a, &ca}, {0, {}, 0, &b, &cb}}), (V{"REFERENCE_POSE", "OUTPUT"}));
   EXPECT_EQ(run({}), (V{"REFERENCE_POSE", "OUTPUT"}));
   EXPECT_EQ(run({{1, {}, 0.2f, &a, &ca}, {0.5f, {}, 0, nullptr, &cb}}),
-            (V{"SAMPLE0", "BLEND1", "OUTPUT"}));
+            (V{"SAMPLE0", "REFERENCE_POSE1", "OUTPUT"}));
+}
+
+// A later entry without a clip layers the reference pose by its weight.
+TEST_F(PoseFixture, LaterReferencePoseIsLayeredByWeight) {
+  std::vector<Transform> sa(6);
+  SamplingCursor c1;
+  SamplingJob{&a, 0.3f, &c1, sk.rest, sa, {}}.run();
+  run({{1, {}, 0.3f, &a, &ca}, {0.5f, {}, 0, nullptr, &cb}});
+  const Quat half = nlerp(sa[2].rotation, sk.rest[2].rotation, 0.5f);
+  EXPECT_NEAR(std::abs(dot(out[2].rotation, half)), 1.f, 1e-4f);
+  run({{1, {}, 0.3f, &a, &ca}, {1, {}, 0, nullptr, &cb}});
+  for (size_t j = 0; j < 6; ++j)
+    EXPECT_NEAR(std::abs(dot(out[j].rotation, sk.rest[j].rotation)), 1.f, 1e-5f);
 }
 
 TEST_F(PoseFixture, SampleBlendAndWeightSetValues) {
@@ -185,7 +198,8 @@ TEST(Workers, PlayTraceDoesNotDependOnThreads) {
   const Json j = Json::parse(first);
   EXPECT_EQ(j["frame"], 0);
   EXPECT_EQ(j["characters"][0]["state"], "Idle");
-  EXPECT_EQ(j["characters"][0]["operations"][0]["op"], "REFERENCE_POSE");
+  EXPECT_EQ(j["characters"][0]["operations"][0]["op"], "SAMPLE");  // tracker 0: the base clip
+  EXPECT_EQ(j["characters"][0]["trackers"][0]["clip"], "base");
   EXPECT_EQ(j["characters"][0]["trackers"][1]["clip"], "orc_idle");
 }
 
@@ -261,8 +275,8 @@ TEST_F(BehaviourFixture, SharedRecords) {
   graph->states[0].Rate = 2.f;
   a.update(0.1f);
   b.update(0.1f);
-  EXPECT_EQ(a.model().trackers[1].rate, 2.f);
-  EXPECT_EQ(b.model().trackers[1].rate, 2.f);
+  EXPECT_EQ(a.model().trackers[1].rate, 0.f);  // the graph writes the time
+  EXPECT_NEAR(a.model().trackers[1].time, 0.2f, 1e-6f);
   EXPECT_NEAR(b.model().trackers[1].time, 0.2f, 1e-6f);
 }
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "animkit/shadow_of_war/anix.h"
+#include "animkit/shadow_of_war/anix_json.h"
 #include "animkit/shadow_of_war/keyword.h"
 #include "cli.h"
 
@@ -71,36 +72,73 @@ void add_events(CLI::App& group, Cli& cli) {
     const EventDictionary& d = *f.anim_chunk.event_dictionary;
     Json out = Json::array();
     for (const ClipEvents& c : d.clips) {
-      Json events = Json::array(), carried = Json::array();
+      Json events = Json::array();
       std::string text;
-      for (uint32_t w : c.events) {
-        events.push_back({{"ms", event_ms(w)}, {"text", std::string(d.text(w))}});
-        text += fmt::format(" {}ms:{}", event_ms(w), d.text(w).empty() ? "-" : d.text(w));
+      const std::vector<uint32_t> frames = event_frames(c);
+      for (size_t i = 0; i < c.events.size(); ++i) {
+        const uint32_t w = c.events[i];
+        events.push_back({{"ms", event_ms(w)}, {"frame", frames[i]}, {"text", std::string(d.text(w))}});
+        text += fmt::format(" {}ms/f{}:{}", event_ms(w), frames[i], d.text(w).empty() ? "-" : d.text(w));
       }
-      std::string keys;
-      for (const Keyword& k : kRagdollKeywords) {
-        if (d.carries_keyword(c, k.hash)) {
-          carried.push_back(k.name);
-          keys += " " + std::string(k.name);
-        }
-      }
-      out.push_back({{"clip", c.name}, {"events", events}, {"ragdoll_keywords", carried}});
+      // The keywords of both tables the clip's events carry.
+      auto carried = [&](std::span<const Keyword> table, std::string& line) {
+        Json names = Json::array();
+        for (const Keyword& k : table)
+          if (d.carries_keyword(c, k.hash)) {
+            names.push_back(k.name);
+            line += " " + std::string(k.name);
+          }
+        return names;
+      };
+      std::string ragdoll, sync;
+      Json r = carried(kRagdollKeywords, ragdoll), s = carried(kSyncActionKeywords, sync);
+      out.push_back({{"clip", c.name},
+                     {"frames", c.frames},
+                     {"duration_ms", c.duration_ms},
+                     {"events", events},
+                     {"frame_table", frames},
+                     {"ragdoll_keywords", r},
+                     {"sync_action_keywords", s}});
       if (!cli.json)
-        cli.out << fmt::format("{}:{} | keywords:{}\n", c.name, text,
-                               keys.empty() ? " none" : keys);
+        cli.out << fmt::format("{} ({} frames, {} ms):{} | ragdoll:{} | sync action:{}\n", c.name,
+                               c.frames, c.duration_ms, text, ragdoll.empty() ? " none" : ragdoll,
+                               sync.empty() ? " none" : sync);
     }
     if (cli.json) cli.out << out.dump(1) << "\n";
+  });
+}
+
+// `sow build DESC.json -o OUT.anix`: the JSON `dump --json` prints, written back as an .anix.
+void add_build(CLI::App& group, Cli& cli) {
+  auto* verb = group.add_subcommand("build", "write an .anix from the JSON that dump --json prints");
+  static std::string desc, output;
+  verb->add_option("desc", desc, "DESC.json (dump --json of an .anix, edited or not)")->required();
+  verb->add_option("-o,--output", output, "OUT.anix")->required();
+  verb->callback([&cli] {
+    const std::vector<uint8_t> text = read_file(desc);
+    const Json j = parse_json(std::string_view(reinterpret_cast<const char*>(text.data()), text.size()), desc);
+    AnixFile f;
+    try {
+      f = anix_from_json(j);
+    } catch (const Error& e) {
+      throw e.with_file(desc);
+    }
+    const std::vector<uint8_t> bytes = write_anix(f);
+    write_file(output, bytes);
+    cli.out << fmt::format("wrote {} ({} bytes, {} clips)\n", output, bytes.size(),
+                           f.anim_chunk.records.size());
   });
 }
 
 }  // namespace
 
 void add_shadow_of_war_verbs(CLI::App& app, Cli& cli) {
-  auto* group = app.add_subcommand("sow", "Shadow of War: keyword hash, keyword tables, events");
+  auto* group = app.add_subcommand("sow", "Shadow of War: keyword hash, keyword tables, events, build");
   group->require_subcommand(1);
   add_hash(*group, cli);
   add_keywords(*group, cli);
   add_events(*group, cli);
+  add_build(*group, cli);
 }
 
 }  // namespace animkit::cli

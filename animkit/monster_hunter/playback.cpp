@@ -183,7 +183,11 @@ void sample_joint(const Motion& motion, int j, float frame, PoseCursor* cursor, 
   float v[kMotionChannels] = {};
   for (int k = 0; k < kMotionChannels; ++k) {
     if (ch[k] < 0) continue;
-    uint32_t* key = cursor != nullptr ? &cursor->keys[ch[k]] : nullptr;
+    // A cursor bound to another motion (or to none) cannot serve this one: search instead of
+    // reading its keys out of range (found by fuzz_monster_hunter_play, issue 19).
+    const bool bound = cursor != nullptr && cursor->motion == &motion &&
+                       static_cast<size_t>(ch[k]) < cursor->keys.size();
+    uint32_t* key = bound ? &cursor->keys[ch[k]] : nullptr;
     v[k] = sample(motion.curves[ch[k]], frame, key);
   }
   // notes 5, "Pose" 1: rotation absolute (0 without a channel); a location channel replaces the

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 #include <ostream>
 
@@ -10,6 +11,7 @@
 #include "animkit/asherons_call/dat.h"
 #include "animkit/asherons_call/dat_objects.h"
 #include "animkit/asherons_call/json_helpers.h"
+#include "animkit/core/limits.h"
 
 namespace animkit::asherons_call {
 
@@ -303,6 +305,26 @@ int play_scenario(const Json& scenario, const std::filesystem::path& base, bool 
   obj.enter_default_state();
   const Json& ticks = member(scenario, "ticks");
   if (!ticks.is_array()) throw Error("\"ticks\": expected an array");
+  // The whole play's work (issue 19), before it runs: one object, a step per tick or per 1 s slice
+  // of a long dt (update_object, Q5), repeats counted (4 ticks of dt 309,804 s took the fuzzer
+  // over 10 s, each under the per-update limit).
+  uint64_t ticks_asked = 0;
+  for (const Json& t : ticks) {
+    if (!t.is_object()) continue;
+    const Json* repeat = t.contains("repeat") ? &t["repeat"] : nullptr;
+    const Json* dt = t.contains("dt") ? &t["dt"] : nullptr;
+    const double seconds = dt && dt->is_number() ? dt->get<double>() : 0.0;
+    const uint64_t slices = !(seconds >= 2.0)  ? 1
+                            : seconds >= 1e18 ? UINT64_MAX / 2
+                                              : static_cast<uint64_t>(seconds);
+    ticks_asked = add_play_steps(
+        ticks_asked, play_steps(repeat && repeat->is_number_integer()
+                                    ? std::max<int64_t>(1, repeat->get<int64_t>())
+                                    : 1,
+                                slices));
+  }
+  check_play_steps(play_steps(ticks_asked, play_steps_per_update(1, 0)),
+                   "scenario: \"ticks\" (repeats and 1 s slices of dt)");
   uint64_t k = 0;
   std::vector<InputRecord> inputs;
   for (const Json& t : ticks) {

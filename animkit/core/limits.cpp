@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string>
 
 #include "animkit/core/error.h"
 
@@ -59,6 +60,19 @@ void MemoryBudget::add(uint64_t count, uint64_t size, std::string_view item) {
 
 void StepBudget::exceeded() const {
   throw Error(fmt::format("{}: more than {} steps in one update (--max-steps)", what_, max_));
+}
+
+uint64_t play_steps(uint64_t updates, uint64_t per_update) {
+  return mul_u64(updates, per_update).value_or(UINT64_MAX);
+}
+
+uint64_t add_play_steps(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+void check_play_steps(uint64_t steps, std::string_view what) {
+  if (steps <= g_limits.max_steps) return;
+  const std::string n = steps == UINT64_MAX ? std::string("over 2^64") : std::to_string(steps);
+  throw Error(fmt::format("{}: {} steps in one play exceed the limit of {} steps (--max-steps)",
+                          what, n, g_limits.max_steps));
 }
 
 }  // namespace animkit

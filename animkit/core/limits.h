@@ -13,7 +13,8 @@ namespace animkit {
 
 struct Limits {
   static constexpr uint64_t kDefaultMaxMemory = uint64_t{1} << 30;  // 1 GiB per document / player
-  static constexpr uint64_t kDefaultMaxSteps = 1'000'000;           // loop steps in one update
+  // Loop steps in one update, and the steps of one whole play (play_steps below).
+  static constexpr uint64_t kDefaultMaxSteps = 1'000'000;
 
   uint64_t max_memory = kDefaultMaxMemory;
   uint64_t max_steps = kDefaultMaxSteps;
@@ -73,5 +74,21 @@ class StepBudget {
   uint64_t max_;
   uint64_t steps_ = 0;
 };
+
+// The work of one whole `animkit play` (issue 19, "a whole-scenario budget"), counted before it
+// runs: a scenario that asks for 2e9 updates is refused at once instead of running for hours.
+// One step is one character (or monster part) traced in one update, plus one per 8 joints it
+// poses (the trace line and the pose are what an update costs). The default of 1,000,000 steps
+// is about 10 s of work on a slow machine and far above a real scenario (300 characters of 34
+// joints for 600 frames: 900,000).
+constexpr uint64_t play_steps_per_update(uint64_t characters, uint64_t joints) {
+  return characters * (1 + joints / 8);  // callers keep both far below 2^32
+}
+// updates x per_update, saturating at UINT64_MAX (a sum of them too: use add_play_steps).
+uint64_t play_steps(uint64_t updates, uint64_t per_update);
+uint64_t add_play_steps(uint64_t a, uint64_t b);
+// Throws unless `steps` is within limits().max_steps: "WHAT: N steps in one play exceed the limit
+// of M steps (--max-steps)".
+void check_play_steps(uint64_t steps, std::string_view what);
 
 }  // namespace animkit

@@ -9,6 +9,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "animkit/core/limits.h"
 #include "animkit/core/registry.h"
 #include "animkit/warriors/character.h"
 #include "animkit/warriors/clock.h"
@@ -476,6 +477,8 @@ int play(const Json& scenario, const std::filesystem::path& base, const PlayOpti
   const float dt = non_negative(scenario, "dt", kDt);
   const int updates = integer(scenario, "updates", 60);
   if (updates < 0 || updates > 10000000) throw Error("'updates' must be 0 to 10,000,000");
+  // The whole play's work (issue 19): one character of kNumBones bones per update.
+  check_play_steps(play_steps(updates, play_steps_per_update(1, kNumBones)), "scenario: 'updates'");
   p.instance.human.speed_multiplier = non_negative(scenario, "speed_multiplier", 1.0f);
   // The character's 0x28 chunk gives the bone offsets and the bind height (entry 1, +4);
   // without one, unit offsets and "bind_height" (0 by default).

@@ -1,5 +1,6 @@
 // The scenario fuzzers' findings (issue 19), each made small: the input must end in a trace or an
 // animkit::Error naming the limit, within a bounded time and memory; never a signal.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -17,6 +18,10 @@
 #include "animkit/core/limits.h"
 #include "animkit/core/registry.h"
 #include "animkit/core/writer.h"
+#include "animkit/monster_hunter/pack.h"
+#include "animkit/monster_hunter/play.h"
+#include "animkit/monster_hunter/skeleton.h"
+#include "animkit/monster_hunter/synthetic.h"
 #include "animkit/shadow_of_war/scenario.h"
 #include "animkit/warriors/builder.h"
 #include "animkit/warriors/demo.h"
@@ -144,8 +149,51 @@ TEST(FuzzFindings, ShadowOfWarClipKeysAreBudgeted) {
 TEST(FuzzFindings, ShadowOfWarCharactersAreBudgeted) {
   Json s = sow_scene();
   s["characters"][0]["count"] = 10000000;
+  s["frames"] = 0;  // the whole play's budget refuses 10^7 characters for a frame first
   EXPECT_NE(sow_error(s).find("the characters' poses: 340000000 x 256 bytes"), std::string::npos);
   EXPECT_NE(sow_error(s).find("(--max-memory)"), std::string::npos);
+}
+
+// --- Monster Hunter (fuzz_monster_hunter_play) ---
+
+// An MHP3rd monster whose clip 0 keeps only its first track (few channels) while clip 1 keeps
+// all of them, and the trace of `steps` played on it.
+std::string mh_trace(const Json& steps) {
+  monster_hunter::MonsterSpec spec;
+  spec.game = monster_hunter::Game::kMhp3rd;
+  spec.entries = 2;
+  monster_hunter::Monster m = monster_hunter::synthetic_monster(spec);
+  monster_hunter::Clip& first = m.pack.clips.at(m.pack.streams.at(0).at(0));
+  first.tracks.resize(1);
+  write_file(folder() / "mh-skeleton.bin", monster_hunter::write_skeleton(m.skeleton));
+  write_file(folder() / "mh-pack.bin", monster_hunter::write_pack(m.pack));
+  const Json s = {{"engine", "monster_hunter"}, {"skeleton", "mh-skeleton.bin"},
+                  {"pack", "mh-pack.bin"},      {"game", "mhp3rd"},
+                  {"joints", {0, 3, 7}},        {"steps", steps}};
+  std::ostringstream out;
+  EXPECT_EQ(error_of([&] { monster_hunter::play(s, folder(), PlayOptions{.json = true}, out); }), "");
+  return out.str();
+}
+
+// The last trace line (the pose after the last step).
+std::string last_line(const std::string& trace) {
+  const size_t end = trace.find_last_not_of('\n');
+  const size_t start = trace.rfind('\n', end);
+  return trace.substr(start == std::string::npos ? 0 : start + 1, end - start);
+}
+
+// "play 0, play 1": the MHP3rd player's clip is replaced in place, so the pose cursor still
+// pointed at the same Motion address, now a motion with more curves than the cursor has keys;
+// sample_joint read and wrote the cursor's keys past their end (heap overflow under ASan). The
+// pose after the switch is the one clip 1 gives when played alone.
+TEST(FuzzFindings, MonsterHunterCursorOfAReplacedClipIsNotUsed) {
+  const std::string switched = mh_trace({{{"play", 0}}, {{"advance", 3}}, {{"play", 1}}, {{"advance", 5}}});
+  const std::string alone = mh_trace({{{"play", 1}}, {{"advance", 5}}});
+  const Json a = Json::parse(last_line(switched)), b = Json::parse(last_line(alone));
+  ASSERT_TRUE(a.contains("positions"));
+  EXPECT_EQ(a["clip"], 1);
+  EXPECT_EQ(a["positions"], b["positions"]);
+  EXPECT_EQ(a["phase"], b["phase"]);
 }
 
 // --- Asheron's Call (fuzz_asherons_call_play) ---
@@ -182,9 +230,126 @@ TEST(FuzzFindings, AsheronsCallHugeDtIsBudgeted) {
   set_limits({.max_memory = saved.max_memory, .max_steps = 10000});  // fast under the sanitizers
   EXPECT_EQ(ac_error(0.5), "");
   EXPECT_EQ(ac_error(1000), "");  // a thousand one-second slices
-  EXPECT_EQ(ac_error(1e300),
-            "update_object: 1 s slices: more than 10000 steps in one update (--max-steps)");
+  // Refused before it runs by the whole play's budget (the per-update one stops it otherwise).
+  EXPECT_EQ(ac_error(1e300), "scenario: \"ticks\" (repeats and 1 s slices of dt): " +
+                                 fmt::format("{} steps in one play exceed the limit of 10000 steps "
+                                             "(--max-steps)", UINT64_MAX / 2 + 1));
   set_limits(saved);
+}
+
+// --- The whole play's budget (issue 19: "advance": 2e9 runs for hours because it was asked to) ---
+
+// Sets the step limit for one test and puts the previous one back.
+struct StepLimit {
+  Limits saved = limits();
+  explicit StepLimit(uint64_t steps) { set_limits({.max_memory = saved.max_memory, .max_steps = steps}); }
+  ~StepLimit() { set_limits(saved); }
+};
+
+std::string over(uint64_t steps, uint64_t limit) {
+  return fmt::format("{} steps in one play exceed the limit of {} steps (--max-steps)", steps, limit);
+}
+
+// The Warriors: one character of 34 bones, 1 + 34 / 8 = 5 steps an update.
+TEST(FuzzFindings, WarriorsWholePlayIsBudgeted) {
+  auto updates = [](int n) {
+    Json s = warriors_chain(0);
+    s["updates"] = n;
+    return warriors_error(s);
+  };
+  EXPECT_EQ(updates(10000000), "scenario: 'updates': " + over(50000000, 1000000));
+  const StepLimit limit(1000);
+  EXPECT_EQ(updates(200), "");
+  EXPECT_EQ(updates(201), "scenario: 'updates': " + over(1005, 1000));
+}
+
+// Monster Hunter: the MHFU synthetic monster's 3 parts traced and 8 bones posed, 3 x (1 + 1) = 6
+// steps a frame; MHP3rd traces its one clip, 1 x 2.
+std::string mh_error(monster_hunter::Game game, const Json& steps) {
+  monster_hunter::MonsterSpec spec;
+  spec.game = game;
+  const monster_hunter::Monster m = monster_hunter::synthetic_monster(spec);
+  write_file(folder() / "mh-budget-skeleton.bin", monster_hunter::write_skeleton(m.skeleton));
+  write_file(folder() / "mh-budget-pack.bin", monster_hunter::write_pack(m.pack));
+  const Json s = {{"engine", "monster_hunter"},
+                  {"skeleton", "mh-budget-skeleton.bin"},
+                  {"pack", "mh-budget-pack.bin"},
+                  {"game", game == monster_hunter::Game::kMhfu ? "mhfu" : "mhp3rd"},
+                  {"steps", steps}};
+  return error_of([&] {
+    std::ostringstream out;
+    monster_hunter::play(s, folder(), PlayOptions{}, out);
+  });
+}
+
+TEST(FuzzFindings, MonsterHunterWholePlayIsBudgeted) {
+  using monster_hunter::Game;
+  const std::string what = "scenario: the steps' \"advance\" frames: ";
+  EXPECT_EQ(mh_error(Game::kMhfu, {{{"play", 1}}, {{"advance", 2000000000}}}),
+            what + over(12000000000, 1000000));
+  const StepLimit limit(600);
+  EXPECT_EQ(mh_error(Game::kMhfu, {{{"play", 1}}, {{"advance", 60}}, {{"advance", 40}}}), "");
+  EXPECT_EQ(mh_error(Game::kMhfu, {{{"play", 1}}, {{"advance", 60}}, {{"advance", 41}}}),
+            what + over(606, 600));
+  EXPECT_EQ(mh_error(Game::kMhp3rd, {{{"play", 0}}, {{"advance", 300}}}), "");
+  EXPECT_EQ(mh_error(Game::kMhp3rd, {{{"play", 0}}, {{"advance", 301}}}), what + over(602, 600));
+}
+
+// Asheron's Call: one object, a step a tick, each repeat a tick.
+std::string ac_ticks_error(const Json& ticks) {
+  Json animations = Json::object();
+  for (const auto& a : asherons_call::humanoid_animations())
+    animations[asherons_call::hex32(a.id)] = asherons_call::hex32(a.id) + ".bin";
+  const Json s = {{"engine", "asherons_call"},
+                  {"motion_table", "table.bin"},
+                  {"animations", animations},
+                  {"ticks", ticks}};
+  return error_of([&] {
+    std::ostringstream out;
+    asherons_call::play_scenario(s, ac_folder(), true, out);
+  });
+}
+
+TEST(FuzzFindings, AsheronsCallWholePlayIsBudgeted) {
+  const std::string what = "scenario: \"ticks\" (repeats and 1 s slices of dt): ";
+  const Json walk = {{"dt", 0.1}, {"do", {{{"motion", "WalkForward"}}}}};
+  EXPECT_EQ(ac_ticks_error({walk, {{"dt", 0.1}, {"repeat", 1000000}}}), what + over(1000001, 1000000));
+  const StepLimit limit(50);
+  EXPECT_EQ(ac_ticks_error({walk, {{"dt", 0.1}, {"repeat", 49}}}), "");
+  EXPECT_EQ(ac_ticks_error({walk, {{"dt", 0.1}, {"repeat", 49}}, {{"dt", 0.1}}}), what + over(51, 50));
+}
+
+// fuzz_asherons_call_play's time-out (campaign, issue 19): 4 ticks of dt 309,803.9 s, each sliced
+// by update_object into 309,803 one-second steps (within the per-update limit), 1.24 M in all.
+TEST(FuzzFindings, AsheronsCallLongTicksAreBudgetedOverThePlay) {
+  const Json walk = {{"dt", 0.0472}, {"do", {{{"motion", "WalkForward"}}}}};
+  const Json tick = {{"dt", 309803.92156862747}, {"do", {{{"motion", "WalkForward"}}}}};
+  EXPECT_EQ(ac_ticks_error({walk, tick, tick, tick, tick}),
+            "scenario: \"ticks\" (repeats and 1 s slices of dt): " + over(1239213, 1000000));
+  const StepLimit limit(21);
+  EXPECT_EQ(ac_ticks_error({walk, {{"dt", 10.5}, {"repeat", 2}}}), "");  // 1 + 2 x 10
+  EXPECT_EQ(ac_ticks_error({walk, {{"dt", 10.5}, {"repeat", 2}}, {{"dt", 1.5}}}),
+            "scenario: \"ticks\" (repeats and 1 s slices of dt): " + over(22, 21));
+}
+
+// Shadow of War: fuzz_shadow_of_war_play's time-out (13 s under the sanitizers): 65,537
+// characters of 34 joints for 29 frames, each character 1 + 34 / 8 = 5 steps a frame; refused
+// before the first frame.
+TEST(FuzzFindings, ShadowOfWarWholePlayIsBudgeted) {
+  Json s = sow_scene();
+  s["frames"] = 29;
+  s["characters"] = Json::parse(R"([{"name": "c0"}, {"name": "c1"}, {"name": "c2", "count": 65535}])");
+  EXPECT_EQ(error_of([&] {
+              std::ostringstream out;
+              shadow_of_war::play(s, ".", PlayOptions{}, out);
+            }, 3),
+            "scenario: 'frames' x characters: " + over(9502865, 1000000));
+  const StepLimit limit(100);
+  s["characters"] = Json::parse(R"([{"name": "c0", "count": 4}])");
+  s["frames"] = 5;  // 4 x 5 x 5
+  EXPECT_EQ(sow_error(s), "");
+  s["frames"] = 6;
+  EXPECT_EQ(sow_error(s), "scenario: 'frames' x characters: " + over(120, 100));
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
@@ -25,6 +26,7 @@
 #include <system_error>
 
 #include "animkit/core/json_util.h"
+#include "animkit/core/limits.h"
 #include "animkit/core/registry.h"
 
 namespace animkit::fuzz {
@@ -140,6 +142,34 @@ inline bool write_seeds(std::initializer_list<std::string_view> seeds) {
         .write(s.data(), static_cast<std::streamsize>(s.size()));
   }
   return true;
+}
+
+// LLVMFuzzerInitialize of every scenario fuzzer. With ANIMKIT_FUZZ_SEED set, writes the seeds they
+// start from (runs of 0x00, 0x5a, 0x01, 0xa7: each a different walk through the generator) and
+// exits. Otherwise sets --max-steps to a tenth of its default: the sanitizers run about ten times
+// slower than a release build, and the budget's error, not its default, is under test.
+inline void init_scenario_fuzzer() {
+  if (write_seeds({std::string(64, '\0'), std::string(300, '\x5a'), std::string(1000, '\x01'),
+                   std::string(2000, '\xa7')})) {
+    std::exit(0);
+  }
+  Limits l = limits();
+  l.max_steps = Limits::kDefaultMaxSteps / 10;
+  set_limits(l);
+}
+
+// The tail of every scenario fuzzer: the case dumped (ANIMKIT_FUZZ_DUMP), then `play(out)` on a
+// stream that throws the trace away. An exception is what the CLI reports as "error:" (exit 1),
+// not a finding; a signal, a time-out or 2 GB is. Returns LLVMFuzzerTestOneInput's 0.
+template <class Play>
+int play_case(const Json& scenario, const std::filesystem::path& files, Play&& play) {
+  dump_case(scenario, files);
+  try {
+    NullStream out;
+    play(out);
+  } catch (const std::exception&) {
+  }
+  return 0;
 }
 
 }  // namespace animkit::fuzz

@@ -60,10 +60,7 @@ void mutate(Gen& g, AnimPack& pack) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  if (fuzz::write_seeds({std::string(64, '\0'), std::string(300, '\x5a'),
-                         std::string(1000, '\x01'), std::string(2000, '\xa7')})) {
-    std::exit(0);
-  }
+  fuzz::init_scenario_fuzzer();
   return 0;
 }
 
@@ -103,13 +100,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   }
   s["steps"] = steps;
-  fuzz::dump_case(s, dir());
-  try {
-    fuzz::NullStream out;
+  return fuzz::play_case(s, dir(), [&](std::ostream& out) {
     PlayOptions o;
     o.json = (size & 1) != 0;
     play(s, dir(), o, out);
-  } catch (const std::exception&) {  // what the CLI reports as "error:", exit 1
-  }
-  return 0;
+  });
 }

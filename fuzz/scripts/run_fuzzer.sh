@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs one libFuzzer target for SECONDS on CORPUS (issue 19, "Campaign"): a crash, a time-out
+# Runs one libFuzzer target for SECONDS (or, given as runs:N, for N runs from -seed=1: the same
+# inputs every time, for the deterministic smoke run of `make test-fuzz`) on CORPUS (issue 19, "Campaign"): a crash, a time-out
 # (-timeout=10: one input running over 10 s) or an RSS over 2 GB (-rss_limit_mb=2048) fails the
 # run; the input is kept as ARTIFACTS/<target>-crash-..., -timeout-... or -oom-.... Prints one
 # summary line: execs, coverage (cov, ft), corpus size, peak RSS.
@@ -9,7 +10,12 @@ target=$1 seconds=$2 corpus=$3 artifacts=$4
 name=$(basename "$target")
 log=${5:-$artifacts/$name.log}
 mkdir -p "$corpus" "$artifacts"
-"$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+if [[ $seconds == runs:* ]]; then
+  length=(-seed=1 -runs="${seconds#runs:}")
+else
+  length=(-max_total_time="$seconds")
+fi
+"$target" "${length[@]}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
   -artifact_prefix="$artifacts/$name-" "$corpus" >"$log" 2>&1
 rc=$?
 last=$(grep -E '^#[0-9]+' "$log" | tail -1)

@@ -130,10 +130,7 @@ Json action(Gen& g, int updates) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  if (fuzz::write_seeds({std::string(64, '\0'), std::string(300, '\x5a'),
-                         std::string(1000, '\x01'), std::string(2000, '\xa7')})) {
-    std::exit(0);
-  }
+  fuzz::init_scenario_fuzzer();
   write_anm(synthetic_gait_clip("walk", 36, 0.35f, 1.5f), "walk.anm");
   write_anm(synthetic_gait_clip("jog", 24, 0.6f, 3.5f), "jog.anm");
   write_anm(synthetic_gait_clip("run", 20, 0.85f, 6.0f), "run.anm");
@@ -171,11 +168,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Json actions = Json::array();
   for (int n = g.count(6, 40); n > 0 && !g.empty(); --n) actions.push_back(action(g, updates));
   s["actions"] = actions;
-  fuzz::dump_case(s, dir());
-  try {
-    fuzz::NullStream out;
+  return fuzz::play_case(s, dir(), [&](std::ostream& out) {
     play_scenario(s, dir(), (size & 1) != 0, out);
-  } catch (const std::exception&) {  // what the CLI reports as "error:", exit 1
-  }
-  return 0;
+  });
 }

@@ -1,5 +1,6 @@
 #include "animkit/warriors/module.h"
 
+#include "animkit/warriors/anm_import.h"
 #include "animkit/warriors/demo.h"
 #include "animkit/warriors/document.h"
 #include "animkit/warriors/scenario.h"
@@ -22,7 +23,8 @@ void register_module(Registry& registry) {
        [](const std::filesystem::path& path, Bytes bytes, const Options&) {
          return open_document(path, bytes, FileKind::kAnm);
        },
-       {".anm"}});
+       {".anm"},
+       import_warriors_anm});  // `animkit import --as warriors-anm` (anm_import.h)
   engine.formats.push_back(
       {"warriors-character", "warriors",
        "The Warriors (PS2) character data resource (clips, 0x08, 0x45)",

@@ -26,6 +26,10 @@ constexpr int kMaxDelta = 255;          // a key's +0 is a u8 (warriors.txt, "Ke
 constexpr int kFramesPastEnd = 4096;    // whole-frame keys kept past F (never shown; a bound)
 constexpr float kWholeFrame = 1e-3f;    // a key time this close to a whole frame is on it
 
+// True when `f` (frames) is on a whole frame: within 1e-3, plus the float32 spacing of f / 30 s
+// times 30 for long clips.
+bool on_whole_frame(float f) { return std::fabs(f - std::round(f)) <= kWholeFrame + std::fabs(f) * 1e-6f; }
+
 // The angle between two rotations (either sign), as 2 atan2(|a - b|, |a + b|) in double: acos
 // of a float dot product near 1 is off by several 1e-4 rad, more than the quantisation.
 float rotation_error(Quat a, Quat b) {
@@ -102,7 +106,7 @@ std::vector<std::pair<int, T>> candidate_keys(const Track<T>& t, int frame_count
   bool whole = true;
   for (float time : t.times) {
     const float f = time * 30.f;
-    if (!(std::fabs(f - std::round(f)) <= kWholeFrame) || f < -kWholeFrame) whole = false;
+    if (!on_whole_frame(f) || f < -kWholeFrame) whole = false;
   }
   if (whole) {
     for (size_t i = 0; i < t.times.size(); ++i) {
@@ -374,7 +378,7 @@ std::vector<AnimEvent> import_events(const Clip& clip, const AnmClip* t,
       throw Error(fmt::format("{}: time {} s is outside frames 0-65535", where, ev.time));
     }
     const uint16_t frame = static_cast<uint16_t>(std::lround(std::max(f, 0.f)));
-    if (std::fabs(f - frame) > kWholeFrame) {
+    if (!on_whole_frame(f)) {
       notes.push_back(fmt::format("{}: time {} s put on frame {}", where, ev.time, frame));
     }
     Json payload = parse_payload(ev.payload, where);
@@ -408,7 +412,8 @@ std::vector<AnimEvent> import_events(const Clip& clip, const AnmClip* t,
     if (match >= 0) used[match] = true;
     e.frame = frame;
     e.type = *type;
-    apply_payload(e, payload, where);
+    // A template event with this payload already decodes to it: its bytes stand as they are.
+    if (match < 0) apply_payload(e, payload, where);
     out.push_back(e);
     source_of.push_back(match);
   }
@@ -509,7 +514,8 @@ AnmImport import_anm(const Animated& source, const AnmTemplate* tmpl,
   }
   const int frames = static_cast<int>(std::lround(clip.duration * 30.f));
   float duration = clip.duration;
-  if (std::fabs(clip.duration * 30.f - frames) > kWholeFrame) {
+  const bool template_length = t && t->descriptor.duration == clip.duration;  // kept as it was
+  if (!template_length && !on_whole_frame(clip.duration * 30.f)) {
     duration = static_cast<float>(frames) / 30.f;
     out.notes.push_back(fmt::format("duration {} s is not a whole number of 30 Hz frames: written "
                                     "as {} frames ({} s)",

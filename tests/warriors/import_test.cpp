@@ -107,6 +107,28 @@ double angle(Quat a, Quat b) {
                         std::sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2] + s[3] * s[3]));
 }
 
+// Odd bytes: a duration off the 30 Hz grid, a NaN word as the fov, a non-printable effect code,
+// a keyframes tail longer than the padding, descriptor runtime words set.
+AnmClip odd_clip() {
+  ClipBuilder b;
+  b.name = "odd";
+  b.frames = 15;
+  b.translation = {{0, {0.5f, 0.25f, -1}}, {14, {0.5f, 0.25f, 1}}};
+  b.rotations[7] = {{0, normalize(Quat{0.3f, 0.3f, 0.3f, 0.1f})}, {3, normalize(Quat{-0.3f, 0.3f, 0.3f, 0.1f})}};
+  AnimEvent fov{2, 0x3a};
+  fov.position = {0x0001, static_cast<int16_t>(0x7fc0)};  // a NaN bit pattern
+  AnimEvent code{3, 0x21};
+  code.code = {'a', 0x01, 'c', 0x7f};
+  b.events = {code, fov};
+  AnmClip c = b.build();
+  c.descriptor.duration = 0.51f;
+  c.descriptor.reference_count = 2;
+  c.descriptor.keyframes_pointer = 0x00123450;
+  c.descriptor.tail = {1, 2, 3, 4, 5, 6, 7, 8};
+  c.keyframes.tail.resize(c.keyframes.tail.size() + 32, 0xee);
+  return c;
+}
+
 Animated export_neutral(const std::vector<uint8_t>& anm) {
   auto doc = open_document("t.anm", anm, FileKind::kAnm);
   return *doc->to_neutral();
@@ -138,7 +160,7 @@ TEST(WarriorsImport, UnchangedExportComesBackByteForByte) {
     bool descriptor_first;
   };
   for (const Case& c : {Case{walk_clip(), false}, Case{grab_clip(), true},
-                        Case{redundant_clip(), false}}) {
+                        Case{redundant_clip(), false}, Case{odd_clip(), false}}) {
     const std::vector<uint8_t> original = bytes_of(make_anm_resource(c.clip, c.descriptor_first));
     const Animated gl = through_glb(export_neutral(original));
     EXPECT_EQ(import_bytes(gl, original), original) << c.clip.descriptor.name_text();

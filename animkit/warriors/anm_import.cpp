@@ -45,23 +45,43 @@ float rotation_error(Quat a, Quat b) {
 float position_error(Vec3 a, Vec3 b) { return length(a - b); }
 
 // warriors.txt "Decoding", inverted: w >= 0 by flipping the quaternion's sign, x, y, z x 2^15
-// rounded; a key whose rounded x^2 + y^2 + z^2 exceeds 1 (w could not be rebuilt) has its
-// largest component moved one step toward 0 until it fits.
+// rounded. Of the eight roundings (each component down or up) the one whose decoded quaternion (w
+// rebuilt) is nearest the target is taken, nearest-rounding on a tie; a rounding whose
+// x^2 + y^2 + z^2 exceeds 1 (w could not be rebuilt) is never taken. Rounding each component to
+// nearest alone is off by up to 2e-3 rad where w is small, since the rebuilt w amplifies it.
 Key rotation_key(Quat q) {
   q = normalize(q);
   if (q.w < 0) q = -q;
-  Key k{0, 0, encode_rotation_component(q.x), encode_rotation_component(q.y),
-        encode_rotation_component(q.z)};
-  const auto sum = [&] {
-    return int64_t{k.x} * k.x + int64_t{k.y} * k.y + int64_t{k.z} * k.z;
+  const float v[3] = {q.x * 32768.f, q.y * 32768.f, q.z * 32768.f};
+  const auto fits = [](int x, int y, int z) {
+    return int64_t{x} * x + int64_t{y} * y + int64_t{z} * z <= int64_t{32768} * 32768;
   };
-  while (sum() > int64_t{32768} * 32768) {
-    int16_t* c = &k.x;
-    if (std::abs(k.y) > std::abs(*c)) c = &k.y;
-    if (std::abs(k.z) > std::abs(*c)) c = &k.z;
-    *c = static_cast<int16_t>(*c > 0 ? *c - 1 : *c + 1);
+  const auto clamp = [](float f) { return static_cast<int>(std::clamp(f, -32768.f, 32767.f)); };
+  int best[3] = {encode_rotation_component(q.x), encode_rotation_component(q.y),
+                 encode_rotation_component(q.z)};
+  float best_error = fits(best[0], best[1], best[2])
+                         ? rotation_error(decode_rotation(best[0], best[1], best[2]), q)
+                         : INFINITY;
+  for (int m = 0; m < 8; ++m) {
+    int c[3];
+    for (int a = 0; a < 3; ++a) c[a] = clamp(m >> a & 1 ? std::ceil(v[a]) : std::floor(v[a]));
+    if (!fits(c[0], c[1], c[2])) continue;
+    const float e = rotation_error(decode_rotation(c[0], c[1], c[2]), q);
+    if (e < best_error) {
+      best_error = e;
+      std::copy(c, c + 3, best);
+    }
   }
-  return k;
+  // Nothing fits only when every rounding overshoots the unit sphere: step the largest toward 0.
+  while (!fits(best[0], best[1], best[2])) {
+    int* c = &best[0];
+    for (int a = 1; a < 3; ++a) {
+      if (std::abs(best[a]) > std::abs(*c)) c = &best[a];
+    }
+    *c += *c > 0 ? -1 : 1;
+  }
+  return {0, 0, static_cast<int16_t>(best[0]), static_cast<int16_t>(best[1]),
+          static_cast<int16_t>(best[2])};
 }
 
 // Positions: x / 1023, y / 1023, z / 2047 (warriors.txt "Decoding"), range-checked.

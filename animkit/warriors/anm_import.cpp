@@ -25,6 +25,9 @@ namespace {
 constexpr int kMaxDelta = 255;          // a key's +0 is a u8 (warriors.txt, "Keyframes")
 constexpr int kFramesPastEnd = 4096;    // whole-frame keys kept past F (never shown; a bound)
 constexpr float kWholeFrame = 1e-3f;    // a key time this close to a whole frame is on it
+// A track this close to the rest is "at rest" (README: a channel the template leaves out stays out).
+constexpr float kRestRotation = 1e-4f;     // radians
+constexpr float kRestTranslation = 1e-5f;  // metres
 
 // True when `f` (frames) is on a whole frame: within 1e-3, plus the float32 spacing of f / 30 s
 // times 30 for long clips.
@@ -165,28 +168,52 @@ Quat engine_between(const ChannelPlan& p, size_t i, size_t j, int f) {
   return interpolate(p.decoded[i], p.decoded[j], t, p.rotation);
 }
 
-// Key reduction (README): greedy from each kept key, the farthest next candidate such that every
-// whole frame between them stays within the tolerance of the glTF (or within the error that frame
-// has with every candidate kept, when quantisation alone exceeds the tolerance). The last key is
-// dropped as well when holding the key before it stays within the same bound.
+// The engine's value of a plan's keys at whole frame f: the key in force, carried toward the next
+// (the last key held), as the sampler does at whole frames.
+Quat plan_value(const ChannelPlan& p, int f) {
+  size_t i = 0;
+  while (i + 1 < p.frames.size() && p.frames[i + 1] <= f) ++i;
+  if (i + 1 >= p.frames.size() || f <= p.frames[i]) return p.decoded[i];
+  return engine_between(p, i, i + 1, f);
+}
+
+// A template channel as a plan (its keys' frames and decoded values).
+ChannelPlan plan_of_channel(const Channel& c, bool rotation) {
+  ChannelPlan p;
+  p.rotation = rotation;
+  int frame = 0;
+  for (size_t i = 0; i < c.keys.size(); ++i) {
+    if (i > 0) frame += c.keys[i].delta;
+    p.frames.push_back(frame);
+    p.keys.push_back(c.keys[i]);
+    p.decoded.push_back(rotation ? decode_rotation(c.keys[i]) : Quat{decode_position(c.keys[i].x, 0),
+                                                                     decode_position(c.keys[i].y, 1),
+                                                                     decode_position(c.keys[i].z, 2), 0});
+  }
+  return p;
+}
+
+// The error of a value against the glTF at frame f (radians or metres).
 template <class Truth>
-std::vector<size_t> reduce(const ChannelPlan& p, float tolerance, Truth truth) {
+float frame_error(bool rotation, Quat v, int f, Truth& truth) {
+  const Quat g = truth(f);
+  return rotation ? rotation_error(v, g) : position_error(as_vec(v), as_vec(g));
+}
+
+// Key reduction (README): greedy from each kept key, the farthest next candidate such that every
+// whole frame between them stays within the tolerance of the glTF (or within `base`, the error
+// that frame has with every candidate kept, when quantisation alone exceeds the tolerance). The
+// last key is dropped as well when holding the key before it stays within the same bound.
+template <class Truth>
+std::vector<size_t> reduce(const ChannelPlan& p, float tolerance, const std::vector<float>& base,
+                           Truth truth) {
   const size_t n = p.frames.size();
   std::vector<size_t> kept{0};
   if (n <= 1) return kept;
-  const auto err = [&](Quat v, int f) {
-    const Quat g = truth(f);
-    return p.rotation ? rotation_error(v, g) : position_error(as_vec(v), as_vec(g));
-  };
-  // The error with every candidate kept, at each frame from 0 to the last candidate.
-  std::vector<float> base(static_cast<size_t>(p.frames.back()) + 1, 0.f);
-  for (size_t i = 0; i + 1 < n; ++i) {
-    for (int f = p.frames[i]; f < p.frames[i + 1]; ++f) base[f] = err(engine_between(p, i, i + 1, f), f);
-  }
-  base.back() = err(p.decoded.back(), p.frames.back());
+  const auto bound = [&](int f) { return std::max(tolerance, base[f]); };
   const auto within = [&](size_t i, size_t j) {
     for (int f = p.frames[i] + 1; f < p.frames[j]; ++f) {
-      if (err(engine_between(p, i, j, f), f) > std::max(tolerance, base[f])) return false;
+      if (frame_error(p.rotation, engine_between(p, i, j, f), f, truth) > bound(f)) return false;
     }
     return true;
   };
@@ -204,20 +231,53 @@ std::vector<size_t> reduce(const ChannelPlan& p, float tolerance, Truth truth) {
   if (kept.size() >= 2) {
     const size_t prev = kept[kept.size() - 2];
     bool hold = true;
-    for (int f = p.frames[prev] + 1; f <= p.frames.back() && hold; ++f) {
-      const float e = err(p.decoded[prev], f);
-      if (e > std::max(tolerance, base[f])) hold = false;
+    for (int f = p.frames[prev] + 1; f < static_cast<int>(base.size()) && hold; ++f) {
+      if (frame_error(p.rotation, p.decoded[prev], f, truth) > bound(f)) hold = false;
     }
     if (hold) kept.pop_back();
   }
   return kept;
 }
 
-// A channel from its kept candidates: deltas, and byte +1 taken from the template's key on the
-// same frame (the byte is not read by the sampler; kept so the original comes back).
-Channel make_channel(const ChannelPlan& p, const std::vector<size_t>& kept,
-                     const std::map<int, uint8_t>& byte1) {
-  Channel c;
+// One channel written from a glTF track's candidate keys (README, "Key frames", "--tolerance"):
+// the template's channel for it, as it is, when it is as close to the glTF at every frame as the
+// candidates are (or within the tolerance); else the candidates, reduced when T > 0.
+struct WrittenChannel {
+  Channel channel;
+  Json report;
+};
+template <class Truth>
+WrittenChannel write_channel(const ChannelPlan& p, int frame_count, float tolerance,
+                             const Channel* from_template, Truth truth) {
+  const int last = std::max(frame_count - 1, p.frames.back());
+  std::vector<float> base(static_cast<size_t>(last) + 1);
+  for (int f = 0; f <= last; ++f) base[f] = frame_error(p.rotation, plan_value(p, f), f, truth);
+  WrittenChannel out;
+  if (from_template && !from_template->keys.empty()) {
+    const ChannelPlan tp = plan_of_channel(*from_template, p.rotation);
+    bool fits = true;
+    for (int f = 0; f <= last && fits; ++f) {
+      fits = frame_error(p.rotation, plan_value(tp, f), f, truth) <= std::max(tolerance, base[f]);
+    }
+    if (fits) {
+      out.channel = *from_template;
+      out.report = {{"candidates", p.frames.size()}, {"written", from_template->keys.size()},
+                    {"template", true}};
+      return out;
+    }
+  }
+  std::vector<size_t> kept(p.frames.size());
+  for (size_t i = 0; i < kept.size(); ++i) kept[i] = i;
+  if (tolerance > 0) kept = reduce(p, tolerance, base, truth);
+  // Byte +1 from the template's key on the same frame (not read by the sampler; kept).
+  std::map<int, uint8_t> byte1;
+  if (from_template) {
+    int frame = 0;
+    for (size_t i = 0; i < from_template->keys.size(); ++i) {
+      if (i > 0) frame += from_template->keys[i].delta;
+      byte1.emplace(frame, from_template->keys[i].unknown);
+    }
+  }
   int prev = 0;
   for (size_t k = 0; k < kept.size(); ++k) {
     Key key = p.keys[kept[k]];
@@ -225,19 +285,9 @@ Channel make_channel(const ChannelPlan& p, const std::vector<size_t>& kept,
     key.delta = static_cast<uint8_t>(k == 0 ? 0 : f - prev);
     if (auto it = byte1.find(f); it != byte1.end()) key.unknown = it->second;
     prev = f;
-    c.keys.push_back(key);
+    out.channel.keys.push_back(key);
   }
-  return c;
-}
-
-std::map<int, uint8_t> byte1_by_frame(const Channel* c) {
-  std::map<int, uint8_t> out;
-  if (!c) return out;
-  int frame = 0;
-  for (size_t i = 0; i < c->keys.size(); ++i) {
-    if (i > 0) frame += c->keys[i].delta;
-    out.emplace(frame, c->keys[i].unknown);
-  }
+  out.report = {{"candidates", p.frames.size()}, {"written", kept.size()}, {"template", false}};
   return out;
 }
 
@@ -495,11 +545,6 @@ Skeleton target_skeleton(const Skeleton& source) {
   return s;
 }
 
-std::vector<size_t> all_keys(size_t n) {
-  std::vector<size_t> all(n);
-  for (size_t i = 0; i < n; ++i) all[i] = i;
-  return all;
-}
 
 }  // namespace
 
@@ -603,12 +648,17 @@ AnmImport import_anm(const Animated& source, const AnmTemplate* tmpl,
       const Vec3 v = sample_track(tb, f);
       return Quat{v.x, v.y, v.z - bind_height, 0};
     };
-    const std::vector<size_t> kept =
-        options.tolerance > 0 ? reduce(p, options.tolerance, truth) : all_keys(p.frames.size());
     const Channel* tc = t && !t->keyframes.section_b.empty() ? &t->keyframes.section_b[0] : nullptr;
-    k.section_b.push_back(make_channel(p, kept, byte1_by_frame(tc)));
-    keys_report[std::string(bone_name(1)) + ".translation"] = {{"candidates", p.frames.size()},
-                                                               {"written", kept.size()}};
+    // A template without section B and a track at the rest (a Blender round trip): none.
+    bool at_rest = t && !tc;
+    for (int f = 0; f <= std::max(frames - 1, p.frames.back()) && at_rest; ++f) {
+      at_rest = length(as_vec(truth(f))) <= std::max(options.tolerance, kRestTranslation);
+    }
+    if (!at_rest) {
+      WrittenChannel w = write_channel(p, frames, options.tolerance, tc, truth);
+      k.section_b.push_back(std::move(w.channel));
+      keys_report[std::string(bone_name(1)) + ".translation"] = std::move(w.report);
+    }
   }
 
   // Section C: bone 0 from the template, bones 1-33 from the glTF's rotation tracks.
@@ -633,11 +683,19 @@ AnmImport import_anm(const Animated& source, const AnmTemplate* tmpl,
     const auto cand = candidate_keys(tr, frames);
     ChannelPlan p = plan_of(cand, true, [](Quat q, int) { return rotation_key(q); });
     const auto truth = [&](int f) { return normalize(sample_track(tr, f)); };
-    const std::vector<size_t> kept =
-        options.tolerance > 0 ? reduce(p, options.tolerance, truth) : all_keys(p.frames.size());
+    const Channel* tc = template_bone_channel(t, b);
+    // A bone the template leaves out, whose track stays at the reference pose (a Blender round
+    // trip exports every bone): left out too, so the reference pose and its "default" tag fill it.
+    bool at_reference = t && !tc;
+    for (int f = 0; f <= std::max(frames - 1, p.frames.back()) && at_reference; ++f) {
+      at_reference = rotation_error(truth(f), reference_pose()[b]) <=
+                     std::max(options.tolerance, kRestRotation);
+    }
+    if (at_reference) continue;
+    WrittenChannel w = write_channel(p, frames, options.tolerance, tc, truth);
     d.set_bone(b);
-    k.section_c.push_back(make_channel(p, kept, byte1_by_frame(template_bone_channel(t, b))));
-    keys_report[std::string(bone_name(b))] = {{"candidates", p.frames.size()}, {"written", kept.size()}};
+    k.section_c.push_back(std::move(w.channel));
+    keys_report[std::string(bone_name(b))] = std::move(w.report);
   }
 
   k.events = import_events(clip, t, out.notes);

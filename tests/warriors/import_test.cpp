@@ -283,8 +283,12 @@ TEST(WarriorsImport, IndependentDecodeMatchesTheGltfWithinTolerance) {
           << "tol " << tol << " frame " << fr;
     }
     // Reduction drops keys once the tolerance allows it.
-    if (tol >= 0.02f) EXPECT_LT(p.bones[1].count, 31u);
-    if (tol == 0.f) EXPECT_EQ(p.bones[1].count, 31u);  // frames 0-30: every whole frame
+    if (tol >= 0.02f) {
+      EXPECT_LT(p.bones[1].count, 31u);
+    }
+    if (tol == 0.f) {
+      EXPECT_EQ(p.bones[1].count, 31u);  // frames 0-30: every whole frame
+    }
     // Events from extras.events with their payloads.
     ASSERT_EQ(clip.keyframes.events.size(), 2u);
     EXPECT_EQ(clip.keyframes.events[0].type, 0x0b);
@@ -495,6 +499,47 @@ TEST(WarriorsImport, EventsFromExtras) {
   EXPECT_EQ(r2.clip.keyframes.events.back().frame, 6);
 }
 
+// A Blender-like round trip: every joint baked at every frame (slerp between the export's keys),
+// translations and scales at the rest on every joint. Bones the template leaves out stay out (their
+// tracks are at the reference pose); with a tolerance that covers slerp against nlerp between the
+// template's keys, the template's channels come back as they are, so the file does too.
+TEST(WarriorsImport, BakedRoundTripKeepsTheTemplateLayout) {
+  const std::vector<uint8_t> original = bytes_of(make_anm_resource(walk_clip()));
+  const Animated exported = through_glb(export_neutral(original));
+  Animated baked = exported;
+  Clip& c = baked.clips[0];
+  const int last = 40;  // past F = 30, as far as the longest exported track needs (bone 33: 255)
+  for (int b = 0; b < kNumBones; ++b) {
+    JointTracks& jt = c.joints[b];
+    const Transform& rest = baked.skeleton.rest[b];
+    Track<Quat> r;
+    r.interpolation = Interpolation::kSlerp;
+    Track<Vec3> t, sc;
+    for (int f = 0; f <= last; ++f) {
+      const float time = f / 30.f;
+      const Track<Quat>& src = exported.clips[0].joints[b].rotation;
+      r.add(time, src.empty() ? rest.rotation : evaluate(src, time, find_key(src.times, time, 0)));
+      const Track<Vec3>& st = exported.clips[0].joints[b].translation;
+      t.add(time, st.empty() ? rest.translation : evaluate(st, time, find_key(st.times, time, 0)));
+      sc.add(time, {1, 1, 1});
+    }
+    if (b == 0) continue;  // joint 0 carries nothing (and would only be noted)
+    jt.rotation = r;
+    jt.translation = t;
+    jt.scale = sc;
+  }
+  // Tolerance 0: every frame a key, but the bones the template leaves out stay out.
+  Json report;
+  const AnmClip zero = read_anm_template(import_bytes(baked, original, 0, &report)).clip;
+  EXPECT_EQ(zero.descriptor.bone_mask, walk_clip().descriptor.bone_mask);
+  EXPECT_EQ(report.at("keys").at("hips").at("template"), true);  // one constant key: it fits
+  EXPECT_EQ(report.at("keys").at("r_upperarm").at("template"), false);
+  EXPECT_EQ(zero.keyframes.section_c[2].keys.size(), 1u);  // bone 2, its one key
+  // A tolerance above slerp against nlerp between the template's keys: the original, byte for byte.
+  // (The pelvis turns 130 degrees over 13 frames there: nlerp and slerp part by up to ~0.1 rad.)
+  EXPECT_EQ(import_bytes(baked, original, 0.15f, &report), original) << report.dump();
+}
+
 // `warriors rebuild --put`: a clip into a character resource and a pack, in place.
 TEST(WarriorsRebuild, OwnUnchangedClipIsByteIdentical) {
   const AnmClip walk = walk_clip(), grab = grab_clip(), idle = redundant_clip();
@@ -524,7 +569,7 @@ TEST(WarriorsRebuild, ChangedClipUpdatesSizesOnly) {
   const Pack pack = make_pack({character, make_anm_resource(idle)});
   const std::vector<uint8_t> bytes = write_entry(WadEntry{pack, {}});
   const std::vector<uint8_t> anm = bytes_of(make_anm_resource(walk));
-  const std::vector<uint8_t> reduced = import_bytes(through_glb(export_neutral(anm)), anm, 0.05f);
+  const std::vector<uint8_t> reduced = import_bytes(through_glb(authored()), anm, 0.05f);
   ASSERT_NE(reduced, anm);
   const AnmClip changed = read_anm_template(reduced).clip;
   WadEntry e = read_entry(bytes);

@@ -121,12 +121,13 @@ T sample_track(const Track<T>& t, int frame) {
 }
 
 // Candidate key frames of a glTF track (README, "Import from glTF"): its own key times when every
-// one is on a whole 30 Hz frame (an export's keys), else every whole frame up to its last key
-// (at most F). Frame 0 is always a key; gaps over 255 frames get keys in between.
+// one is on a whole 30 Hz frame (an export's keys) and it interpolates linearly, else every whole
+// frame up to its last key (at most F). Frame 0 is always a key; gaps over 255 frames get keys in between.
 template <class T>
 std::vector<std::pair<int, T>> candidate_keys(const Track<T>& t, int frame_count) {
   std::vector<std::pair<int, T>> out;
-  bool whole = true;
+  // Between its keys the engine lerps / nlerps: a STEP or CUBICSPLINE track is sampled instead.
+  bool whole = t.interpolation != Interpolation::kStep && t.interpolation != Interpolation::kHermite;
   for (float time : t.times) {
     const float f = time * 30.f;
     if (!on_whole_frame(f) || f < -kWholeFrame) whole = false;

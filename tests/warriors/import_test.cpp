@@ -392,6 +392,27 @@ TEST(WarriorsImport, QuantisesAsTheSpecDecodes) {
   EXPECT_EQ(r.clip.descriptor.duration, 2 / 30.f);
 }
 
+// A STEP track is held between its keys in glTF; the engine lerps, so the step becomes two keys a
+// frame apart (sampled at every frame, then reduced).
+TEST(WarriorsImport, StepTrackBecomesTwoKeysAFrameApart) {
+  Clip c;
+  c.name = "s";
+  c.duration = 20 / 30.f;
+  c.joints.resize(kNumBones);
+  Track<Vec3>& t = c.joints[1].translation;
+  t.interpolation = Interpolation::kStep;
+  t.add(0, {0, 0, 0});
+  t.add(10 / 30.f, {0.5f, 0, 0});
+  const AnmImport r = import_anm(a_skeleton_with(c), nullptr, {"", 1e-3f});
+  const PlayClip p = make_play_clip(r.clip);
+  for (uint32_t f = 0; f < 20; ++f) {
+    EXPECT_FLOAT_EQ(evaluate_channel(p, p.translation, f, false).x, f < 10 ? 0.f : 512 / 1023.f) << f;  // 0.5 m x 1023 rounds to 512
+  }
+  ASSERT_EQ(r.clip.keyframes.section_b[0].keys.size(), 3u);  // frames 0, 9, 10
+  EXPECT_EQ(r.clip.keyframes.section_b[0].keys[1].delta, 9);
+  EXPECT_EQ(r.clip.keyframes.section_b[0].keys[2].delta, 1);
+}
+
 // Issue 17: "--dry-run --json reporting the per-joint maximum error of the quantised result".
 TEST(WarriorsImport, ReportsPerJointMaximumError) {
   Animated a;

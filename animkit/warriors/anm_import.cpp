@@ -17,6 +17,7 @@
 #include "animkit/warriors/cursor.h"
 #include "animkit/warriors/document.h"
 #include "animkit/warriors/pose.h"
+#include "animkit/warriors/rebuild.h"
 
 namespace animkit::warriors {
 
@@ -818,7 +819,9 @@ Json clip_error_report(const AnmClip& anm, const Animated& source, const std::st
           {"units", {{"rotation", "rad"}, {"translation", "m"}}}};
 }
 
-ImportResult import_warriors_anm(const ImportRequest& request) {
+namespace {
+// --tolerance and --frame-rate as the verb passes them (ImportRequest::options).
+AnmImportOptions import_options(const ImportRequest& request) {
   AnmImportOptions o;
   o.clip = request.clip;
   if (auto it = request.options.find("tolerance"); it != request.options.end()) {
@@ -834,6 +837,12 @@ ImportResult import_warriors_anm(const ImportRequest& request) {
                   "\"Purpose\"); the .anm has no other rate");
     }
   }
+  return o;
+}
+}  // namespace
+
+ImportResult import_warriors_anm(const ImportRequest& request) {
+  const AnmImportOptions o = import_options(request);
   std::optional<AnmTemplate> tmpl;
   if (!request.template_path.empty()) {
     const std::vector<uint8_t> bytes = read_file(request.template_path);
@@ -856,6 +865,94 @@ ImportResult import_warriors_anm(const ImportRequest& request) {
                       "turn; hashes from the animation's name)");
   }
   return r;
+}
+
+ImportResult import_warriors_container(const ImportRequest& request, bool pack) {
+  const char* what = pack ? "warriors-pack" : "warriors-character";
+  if (request.template_path.empty()) {
+    throw Error(fmt::format("--as {} needs --template ORIGINAL: the file the clips go back into",
+                            what));
+  }
+  const AnmImportOptions o = import_options(request);
+  const std::vector<uint8_t> bytes = read_file(request.template_path);
+  WarriorsFile file;
+  try {
+    file = read_warriors_file(bytes, pack ? FileKind::kPack : FileKind::kCharacter);
+  } catch (const Error& e) {
+    throw e.with_file(request.template_path.string());
+  }
+  // Each glTF animation (or --clip's) goes where the container's clip of its name is; the first
+  // such clip is its template.
+  const auto find = [&](const std::string& name) -> const ClipEntry* {
+    for (const ClipSet& set : file.sets) {
+      for (const ClipEntry& c : set.clips) {
+        if (c.clip.descriptor.name_text() == name) return &c;
+      }
+    }
+    return nullptr;
+  };
+  const auto resource_of = [&](const ClipEntry* c) -> const Resource& {
+    const auto res = file.resources();
+    for (size_t i = 0; i < file.sets.size(); ++i) {
+      for (const ClipEntry& e : file.sets[i].clips) {
+        if (&e == c) return *res[i];
+      }
+    }
+    throw Error("internal: clip without a resource");
+  };
+  ImportResult result;
+  WadEntry entry = file.entry;
+  Json clips = Json::array();
+  std::set<std::string> done;
+  for (const Clip& clip : request.source.clips) {
+    if (!request.clip.empty() && clip.name != request.clip) continue;
+    // An export of a pack names a clip once per place it holds it: the first animation of a name
+    // is put in every place (put_clip), the others are the same clip.
+    if (!done.insert(clip.name).second) {
+      result.notes.push_back(fmt::format("animation '{}' again: the first of that name was put in "
+                                         "every place the clip is",
+                                         clip.name));
+      continue;
+    }
+    const ClipEntry* c = find(clip.name);
+    if (!c) {
+      if (!request.clip.empty()) {
+        throw Error(fmt::format("{}: no clip named '{}' to replace", request.template_path.string(),
+                                clip.name));
+      }
+      result.notes.push_back(fmt::format("animation '{}': no clip of that name in the template; "
+                                         "skipped (clips are replaced, never added)",
+                                         clip.name));
+      continue;
+    }
+    AnmTemplate t;
+    const Resource& r = resource_of(c);
+    t.resource.chunks = {r.chunks[c->keyframes_chunk], r.chunks[c->descriptor_chunk]};
+    t.resource.header = r.header;
+    update_sizes(t.resource);
+    t.clip = c->clip;
+    t.keyframes_chunk = 0;
+    t.descriptor_chunk = 1;
+    AnmImportOptions one = o;
+    one.clip = clip.name;
+    AnmImport a = import_anm(Animated{request.source.skeleton, {clip}, {}}, &t, one);
+    const std::vector<ClipPlacement> placed = put_clip(entry, a.clip);
+    Json j = std::move(a.report);
+    Json where = Json::array();
+    for (const ClipPlacement& p : placed) {
+      where.push_back({{"resource", p.resource}, {"keyframes_chunk", p.keyframes_chunk},
+                       {"descriptor_chunk", p.descriptor_chunk}, {"changed", p.changed}});
+    }
+    j["placed"] = std::move(where);
+    clips.push_back(std::move(j));
+    for (std::string& n : a.notes) result.notes.push_back(fmt::format("'{}': {}", clip.name, n));
+  }
+  if (clips.empty()) {
+    throw Error(fmt::format("no glTF animation names a clip of {}", request.template_path.string()));
+  }
+  result.bytes = write_entry(entry);
+  result.report = {{"clips", std::move(clips)}, {"identical", result.bytes == bytes}};
+  return result;
 }
 
 }  // namespace animkit::warriors

@@ -54,5 +54,9 @@ Json clip_error_report(const AnmClip& clip, const Animated& source, const std::s
 
 // Format::import_gltf of `warriors-anm`.
 ImportResult import_warriors_anm(const ImportRequest& request);
+// Format::import_gltf of `warriors-pack` / `warriors-character`: --template is the container; each
+// glTF animation (or --clip's) is imported onto the container's clip of its name (its template)
+// and put back in its place (put_clip, rebuild.h). Clips are replaced, never added.
+ImportResult import_warriors_container(const ImportRequest& request, bool pack);
 
 }  // namespace animkit::warriors

@@ -16,7 +16,9 @@ void register_module(Registry& registry) {
        [](const std::filesystem::path&, Bytes head) { return sniff_pack(head); },
        [](const std::filesystem::path& path, Bytes bytes, const Options&) {
          return open_document(path, bytes, FileKind::kPack);
-       }});
+       },
+       {},
+       [](const ImportRequest& r) { return import_warriors_container(r, true); }});
   engine.formats.push_back(
       {"warriors-anm", "warriors", "The Warriors (PS2) .anm resource (chunks 0x00 + 0x02)",
        [](const std::filesystem::path&, Bytes head) { return sniff_anm(head); },
@@ -31,7 +33,9 @@ void register_module(Registry& registry) {
        [](const std::filesystem::path&, Bytes head) { return sniff_character(head); },
        [](const std::filesystem::path& path, Bytes bytes, const Options&) {
          return open_document(path, bytes, FileKind::kCharacter);
-       }});
+       },
+       {},
+       [](const ImportRequest& r) { return import_warriors_container(r, false); }});
   engine.play = [](const Json& scenario, const std::filesystem::path& base,
                    const PlayOptions& options,
                    std::ostream& out) { return play_scenario(scenario, base, options, out); };

@@ -7,6 +7,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+
+#include <unistd.h>
 
 #include "animkit/core/sampling_job.h"
 #include "animkit/gltf/export.h"
@@ -559,6 +562,51 @@ TEST(WarriorsImport, BakedRoundTripKeepsTheTemplateLayout) {
   // A tolerance above slerp against nlerp between the template's keys: the original, byte for byte.
   // (The pelvis turns 130 degrees over 13 frames there: nlerp and slerp part by up to ~0.1 rad.)
   EXPECT_EQ(import_bytes(baked, original, 0.15f, &report), original) << report.dump();
+}
+
+// `animkit import --as warriors-character / warriors-pack`: a character with bone offsets (0x28,
+// the pelvis bind height added to section B by the export) exported whole, imported back onto
+// itself: byte for byte; one clip edited goes to its place and nothing else changes.
+TEST(WarriorsImport, ContainerImportPutsEveryClipBack) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("animkit-wimport-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  BoneOffsets off;
+  for (int b = 0; b < kNumBones; ++b) off.entries[b] = {0.1f * (b % 5) + 0.05f, 0.02f * b, -0.01f * b, 0};
+  off.entries[1][1] = 0.93f;  // the bind height
+  Resource chr = make_character_resource("chr", {walk_clip(), grab_clip(), odd_clip()}, {408, 73, 5}, {});
+  chr.chunks.push_back(make_bone_offsets_chunk(off));
+  update_sizes(chr);
+  for (bool pack : {false, true}) {
+    const WadEntry entry = pack ? WadEntry{make_pack({make_anm_resource(walk_clip()), chr}), {}}
+                                : WadEntry{chr, {}};
+    const std::vector<uint8_t> bytes = write_entry(entry);
+    const std::filesystem::path file = dir / (pack ? "set.pak" : "chr.res");
+    write_file(file, bytes);
+    auto doc = open_document(file, bytes, pack ? FileKind::kPack : FileKind::kCharacter);
+    const Animated gl = through_glb(*doc->to_neutral());
+    ASSERT_NEAR(gl.skeleton.rest[1].translation.z, 0.93f, 1e-6f);
+    ImportRequest req;
+    req.source = gl;
+    req.template_path = file;
+    ImportResult r = import_warriors_container(req, pack);
+    EXPECT_EQ(r.bytes, bytes);
+    EXPECT_TRUE(r.report.at("identical").get<bool>());
+    // One clip edited (a section B key 5 cm higher): only its chunks change.
+    req.clip = "walk_fwd";
+    for (Vec3& v : req.source.clips[0].joints[1].translation.values) v.z += 0.05f;
+    r = import_warriors_container(req, pack);
+    const WarriorsFile out = read_warriors_file(r.bytes, pack ? FileKind::kPack : FileKind::kCharacter);
+    const ClipSet& set = out.sets.back();
+    const Key& k = set.clips[0].clip.keyframes.section_b[0].keys[0];
+    EXPECT_EQ(k.z, walk_clip().keyframes.section_b[0].keys[0].z + 102);  // 0.05 x 2047 = 102.35
+    EXPECT_EQ(set.clips[1].clip, grab_clip());
+    EXPECT_EQ(set.bone_offsets, off);
+    if (pack) {
+      EXPECT_EQ(out.sets[0].clips[0].clip.keyframes.section_b[0].keys[0].z, k.z);  // same name
+    }
+  }
+  std::filesystem::remove_all(dir);
 }
 
 // `warriors rebuild --put`: a clip into a character resource and a pack, in place.

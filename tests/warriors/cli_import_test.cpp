@@ -93,6 +93,14 @@ TEST_F(WarriorsImportCli, ExportThenImportGivesTheFileBack) {
   EXPECT_TRUE(j.at("identical").get<bool>());
   EXPECT_EQ(j.at("placed").size(), 2u);
   EXPECT_EQ(Slurp(P("set2.pak")), Slurp(P("set.pak")));
+  // The whole pack through glTF and back (--as warriors-pack): byte for byte.
+  ASSERT_EQ(Run("export " + P("set.pak") + " -o " + P("set.glb")).code, 0);
+  r = Run("import " + P("set.glb") + " --as warriors-pack --template " + P("set.pak") + " -o " +
+          P("set4.pak") + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(Json::parse(r.out).at("report").at("identical").get<bool>());
+  EXPECT_EQ(Slurp(P("set4.pak")), Slurp(P("set.pak")));
+  EXPECT_EQ(Run("import " + P("set.glb") + " --as warriors-pack -o " + P("set5.pak")).code, 1);
   // By anim id: 11 is the strike in the character resource only.
   r = Run("warriors rebuild " + P("set.pak") + " --put " + P("back.anm") + " --anim 11 -o " +
           P("set3.pak") + " --json");

@@ -121,14 +121,16 @@ T sample_track(const Track<T>& t, int frame) {
   return evaluate(t, time, find_key(t.times, time, 0));
 }
 
-// Candidate key frames of a glTF track (README, "Import from glTF"): its own key times when every
-// one is on a whole 30 Hz frame (an export's keys) and it interpolates linearly, else every whole
-// frame up to its last key (at most F). Frame 0 is always a key; gaps over 255 frames get keys in between.
+// Candidate key frames of a glTF track (README, "Import from glTF"): without reduction its own key
+// times when every one is on a whole 30 Hz frame (an export's keys) and it interpolates linearly,
+// else every whole frame up to its last key (at most F). Frame 0 is always a key; gaps over 255 frames get keys in between.
 template <class T>
-std::vector<std::pair<int, T>> candidate_keys(const Track<T>& t, int frame_count) {
+std::vector<std::pair<int, T>> candidate_keys(const Track<T>& t, int frame_count, bool every_frame) {
   std::vector<std::pair<int, T>> out;
-  // Between its keys the engine lerps / nlerps: a STEP or CUBICSPLINE track is sampled instead.
-  bool whole = t.interpolation != Interpolation::kStep && t.interpolation != Interpolation::kHermite;
+  // Between its keys the engine lerps / nlerps: a STEP or CUBICSPLINE track is sampled instead,
+  // and so is every track when reducing (glTF slerps where the engine nlerps).
+  bool whole = !every_frame && t.interpolation != Interpolation::kStep &&
+               t.interpolation != Interpolation::kHermite;
   for (float time : t.times) {
     const float f = time * 30.f;
     if (!on_whole_frame(f) || f < -kWholeFrame) whole = false;
@@ -642,7 +644,7 @@ AnmImport import_anm(const Animated& source, const AnmTemplate* tmpl,
   };
   const Track<Vec3>& tb = clip.joints[joint1].translation;
   if (!tb.empty()) {
-    const auto cand = candidate_keys(tb, frames);
+    const auto cand = candidate_keys(tb, frames, options.tolerance > 0);
     ChannelPlan p = plan_of(cand, false, [&](Vec3 v, int f) {
       return position_key({v.x, v.y, v.z - bind_height}, fmt::format("joint '{}' translation", bone_name(1)), f);
     });
@@ -682,7 +684,7 @@ AnmImport import_anm(const Animated& source, const AnmTemplate* tmpl,
     }
     const Track<Quat>& tr = jt.rotation;
     if (tr.empty()) continue;  // the reference pose fills it (warriors.txt "The pose")
-    const auto cand = candidate_keys(tr, frames);
+    const auto cand = candidate_keys(tr, frames, options.tolerance > 0);
     ChannelPlan p = plan_of(cand, true, [](Quat q, int) { return rotation_key(q); });
     const auto truth = [&](int f) { return normalize(sample_track(tr, f)); };
     const Channel* tc = template_bone_channel(t, b);

@@ -328,6 +328,26 @@ Animated a_skeleton_with(const Clip& c) {
   return a;
 }
 
+// With T > 0 the bound holds at every frame even where the glTF's keys are far apart: glTF slerps
+// between them, the engine nlerps, so keys are added where the two part by more than T.
+TEST(WarriorsImport, ReductionBoundHoldsBetweenSparseKeys) {
+  const std::vector<uint8_t> original = bytes_of(make_anm_resource(walk_clip()));
+  const Animated gl = through_glb(export_neutral(original));
+  const float tol = 0.005f;
+  const PlayClip p = make_play_clip(read_anm_template(import_bytes(gl, original, tol)).clip);
+  const PlayClip o = make_play_clip(walk_clip());
+  float worst_original = 0;
+  for (int b : {1, 17}) {
+    const Track<Quat>& tr = gl.clips[0].joints[b].rotation;
+    for (uint32_t f = 0; f < p.frame_count; ++f) {
+      const Quat want = evaluate(tr, f / 30.f, find_key(tr.times, f / 30.f, 0));
+      EXPECT_LE(angle(evaluate_channel(p, p.bones[b], f, true), want), tol + 1e-6) << b << " " << f;
+      worst_original = std::max<float>(worst_original, angle(evaluate_channel(o, o.bones[b], f, true), want));
+    }
+  }
+  EXPECT_GT(worst_original, tol);  // the original's own keys are not within T of its export
+}
+
 // Quantisation exactly as warriors.txt "Decoding" reads it: x/1023, y/1023, z/2047, x 2^15.
 TEST(WarriorsImport, QuantisesAsTheSpecDecodes) {
   Animated a;

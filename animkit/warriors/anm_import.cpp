@@ -620,7 +620,12 @@ AnmImport import_anm(const Animated& source, const AnmTemplate* tmpl,
   // not carry (the export leaves them out, README); the template's, unchanged.
   if (t) k.section_a = t->keyframes.section_a;
   const JointTracks& root = clip.joints[joint0];
-  if (!root.translation.empty() || !root.rotation.empty() || !root.scale.empty()) {
+  const Transform& root_rest = source.skeleton.rest[*source.skeleton.find(bone_name(0))];
+  const bool root_moves =
+      !is_constant_at(root.translation, root_rest.translation) || !is_constant_at(root.scale, {1, 1, 1}) ||
+      std::any_of(root.rotation.values.begin(), root.rotation.values.end(),
+                  [&](Quat q) { return rotation_error(q, root_rest.rotation) > kRestRotation; });
+  if (root_moves) {
     out.notes.push_back(fmt::format("joint '{}' (bone 0) tracks are ignored: bone 0's channel is "
                                     "the root's turn per frame and section A its velocity, which "
                                     "come from the template",

@@ -23,16 +23,19 @@ namespace animkit::warriors {
 
 namespace {
 
-constexpr int kMaxDelta = 255;          // a key's +0 is a u8 (warriors.txt, "Keyframes")
-constexpr int kFramesPastEnd = 4096;    // whole-frame keys kept past F (never shown; a bound)
-constexpr float kWholeFrame = 1e-3f;    // a key time this close to a whole frame is on it
-// A track this close to the rest is "at rest" (README: a channel the template leaves out stays out).
+constexpr int kMaxDelta = 255;        // a key's +0 is a u8 (warriors.txt, "Keyframes")
+constexpr int kFramesPastEnd = 4096;  // whole-frame keys kept past F (never shown; a bound)
+constexpr float kWholeFrame = 1e-3f;  // a key time this close to a whole frame is on it
+// A track this close to the rest is "at rest" (README: a channel the template leaves out stays
+// out).
 constexpr float kRestRotation = 1e-4f;     // radians
 constexpr float kRestTranslation = 1e-5f;  // metres
 
 // True when `f` (frames) is on a whole frame: within 1e-3, plus the float32 spacing of f / 30 s
 // times 30 for long clips.
-bool on_whole_frame(float f) { return std::fabs(f - std::round(f)) <= kWholeFrame + std::fabs(f) * 1e-6f; }
+bool on_whole_frame(float f) {
+  return std::fabs(f - std::round(f)) <= kWholeFrame + std::fabs(f) * 1e-6f;
+}
 
 // The angle between two rotations (either sign), as 2 atan2(|a - b|, |a + b|) in double: acos
 // of a float dot product near 1 is off by several 1e-4 rad, more than the quantisation.
@@ -94,10 +97,10 @@ Key position_key(Vec3 v, const std::string& what, int frame) {
   for (int a = 0; a < 3; ++a) {
     const float scaled = c[a] * (a == 2 ? 2047.f : 1023.f);
     if (!(std::fabs(std::round(scaled)) <= 32767.f)) {
-      throw Error(fmt::format("{} at frame {}: {} = {} m is beyond the range the .anm stores "
-                              "(s16 / {}, +-{:.3f} m)",
-                              what, frame, "xyz"[a], c[a], a == 2 ? 2047 : 1023,
-                              32767.0 / (a == 2 ? 2047 : 1023)));
+      throw Error(fmt::format(
+          "{} at frame {}: {} = {} m is beyond the range the .anm stores "
+          "(s16 / {}, +-{:.3f} m)",
+          what, frame, "xyz"[a], c[a], a == 2 ? 2047 : 1023, 32767.0 / (a == 2 ? 2047 : 1023)));
     }
   }
   return {0, 0, encode_position(v.x, 0), encode_position(v.y, 1), encode_position(v.z, 2)};
@@ -109,9 +112,9 @@ Vec3 as_vec(Quat q) { return {q.x, q.y, q.z}; }
 // quantised keys.
 struct ChannelPlan {
   bool rotation = true;
-  std::vector<int> frames;       // candidate key frames, ascending, the first 0
-  std::vector<Key> keys;         // quantised, one per candidate
-  std::vector<Quat> decoded;     // decode(keys) (positions in x, y, z)
+  std::vector<int> frames;    // candidate key frames, ascending, the first 0
+  std::vector<Key> keys;      // quantised, one per candidate
+  std::vector<Quat> decoded;  // decode(keys) (positions in x, y, z)
 };
 
 // The glTF's value at a whole frame.
@@ -123,9 +126,11 @@ T sample_track(const Track<T>& t, int frame) {
 
 // Candidate key frames of a glTF track (README, "Import from glTF"): without reduction its own key
 // times when every one is on a whole 30 Hz frame (an export's keys) and it interpolates linearly,
-// else every whole frame up to its last key (at most F). Frame 0 is always a key; gaps over 255 frames get keys in between.
+// else every whole frame up to its last key (at most F). Frame 0 is always a key; gaps over 255
+// frames get keys in between.
 template <class T>
-std::vector<std::pair<int, T>> candidate_keys(const Track<T>& t, int frame_count, bool every_frame) {
+std::vector<std::pair<int, T>> candidate_keys(const Track<T>& t, int frame_count,
+                                              bool every_frame) {
   std::vector<std::pair<int, T>> out;
   // Between its keys the engine lerps / nlerps: a STEP or CUBICSPLINE track is sampled instead,
   // and so is every track when reducing (glTF slerps where the engine nlerps).
@@ -152,8 +157,8 @@ std::vector<std::pair<int, T>> candidate_keys(const Track<T>& t, int frame_count
     }
   } else {
     const float last = t.times.empty() ? 0.f : t.times.back() * 30.f;
-    const int end = std::clamp(static_cast<int>(std::ceil(last - kWholeFrame)), 0,
-                               std::max(frame_count, 0));
+    const int end =
+        std::clamp(static_cast<int>(std::ceil(last - kWholeFrame)), 0, std::max(frame_count, 0));
     for (int f = 0; f <= end; ++f) out.emplace_back(f, sample_track(t, f));
   }
   return out;
@@ -168,7 +173,8 @@ Quat interpolate(const Quat& a, const Quat& b, float t, bool rotation) {
 // The engine's value at whole frame f from keys i < j (warriors.txt "Playing a clip": t = (frame
 // - key start) / next key's delta; lerp positions, nlerp rotations).
 Quat engine_between(const ChannelPlan& p, size_t i, size_t j, int f) {
-  const float t = static_cast<float>(f - p.frames[i]) / static_cast<float>(p.frames[j] - p.frames[i]);
+  const float t =
+      static_cast<float>(f - p.frames[i]) / static_cast<float>(p.frames[j] - p.frames[i]);
   return interpolate(p.decoded[i], p.decoded[j], t, p.rotation);
 }
 
@@ -190,9 +196,10 @@ ChannelPlan plan_of_channel(const Channel& c, bool rotation) {
     if (i > 0) frame += c.keys[i].delta;
     p.frames.push_back(frame);
     p.keys.push_back(c.keys[i]);
-    p.decoded.push_back(rotation ? decode_rotation(c.keys[i]) : Quat{decode_position(c.keys[i].x, 0),
-                                                                     decode_position(c.keys[i].y, 1),
-                                                                     decode_position(c.keys[i].z, 2), 0});
+    p.decoded.push_back(rotation
+                            ? decode_rotation(c.keys[i])
+                            : Quat{decode_position(c.keys[i].x, 0), decode_position(c.keys[i].y, 1),
+                                   decode_position(c.keys[i].z, 2), 0});
   }
   return p;
 }
@@ -265,7 +272,8 @@ WrittenChannel write_channel(const ChannelPlan& p, int frame_count, float tolera
     }
     if (fits) {
       out.channel = *from_template;
-      out.report = {{"candidates", p.frames.size()}, {"written", from_template->keys.size()},
+      out.report = {{"candidates", p.frames.size()},
+                    {"written", from_template->keys.size()},
                     {"template", true}};
       return out;
     }
@@ -342,7 +350,8 @@ float number(const Json& j, const std::string& where) {
   return static_cast<float>(v);
 }
 uint32_t word(const Json& j, const std::string& where) {
-  if (!j.is_number_integer() && !j.is_number_unsigned()) throw Error(where + ": expected an integer");
+  if (!j.is_number_integer() && !j.is_number_unsigned())
+    throw Error(where + ": expected an integer");
   const int64_t v = j.get<int64_t>();
   if (v < INT32_MIN || v > int64_t{UINT32_MAX}) throw Error(where + ": beyond 32 bits");
   return static_cast<uint32_t>(v);
@@ -457,11 +466,13 @@ std::vector<AnimEvent> import_events(const Clip& clip, const AnmClip* t,
     }
     Json payload = parse_payload(ev.payload, where);
     std::optional<uint16_t> type = event_type(ev.name);
-    if (payload.is_object() && payload.contains("type")) type = half(payload["type"], where + " type");
+    if (payload.is_object() && payload.contains("type"))
+      type = half(payload["type"], where + " type");
     if (!type) {
-      throw Error(fmt::format("{}: unknown event name (a documented name such as 'sound', or "
-                              "'type_0xNN', or a payload with \"type\")",
-                              where));
+      throw Error(
+          fmt::format("{}: unknown event name (a documented name such as 'sound', or "
+                      "'type_0xNN', or a payload with \"type\")",
+                      where));
     }
     int match = -1;
     if (t) {
@@ -501,8 +512,7 @@ std::vector<AnimEvent> import_events(const Clip& clip, const AnmClip* t,
 }
 
 // The clip to import: --clip, else the one named like the template, else the only one.
-const Clip& pick_clip(const std::vector<Clip>& clips, const std::string& wanted,
-                      const AnmClip* t) {
+const Clip& pick_clip(const std::vector<Clip>& clips, const std::string& wanted, const AnmClip* t) {
   std::string names;
   for (const Clip& c : clips) names += (names.empty() ? "" : ", ") + fmt::format("'{}'", c.name);
   if (clips.empty()) throw Error("the glTF has no animation to import");
@@ -518,7 +528,8 @@ const Clip& pick_clip(const std::vector<Clip>& clips, const std::string& wanted,
       if (c.name == t->descriptor.name_text()) return c;
     }
   }
-  throw Error(fmt::format("the glTF has {} animations ({}); name one with --clip", clips.size(), names));
+  throw Error(
+      fmt::format("the glTF has {} animations ({}); name one with --clip", clips.size(), names));
 }
 
 bool is_constant_at(const Track<Vec3>& t, Vec3 v) {
@@ -549,7 +560,6 @@ Skeleton target_skeleton(const Skeleton& source) {
   return s;
 }
 
-
 }  // namespace
 
 AnmTemplate read_anm_template(Bytes bytes) {
@@ -572,28 +582,32 @@ AnmImport import_anm(const Animated& source, const AnmTemplate* tmpl,
   AnmImport out;
   const AnmClip* t = tmpl ? &tmpl->clip : nullptr;
   const Clip& source_clip = pick_clip(source.clips, options.clip, t);
-  JointMatch m = match_joints(Animated{source.skeleton, {source_clip}, {}}, target_skeleton(source.skeleton));
+  JointMatch m =
+      match_joints(Animated{source.skeleton, {source_clip}, {}}, target_skeleton(source.skeleton));
   out.notes = std::move(m.notes);
   const Clip& clip = m.clips.at(0);
 
   // Frame count and duration from the clip (warriors.txt "When a clip ends": F = uint(D x 30 +
   // 0.5)); a duration within 1e-3 frame of F is kept as given (the template's float).
   if (!std::isfinite(clip.duration) || clip.duration < 0 || clip.duration * 30.f > 65535.f) {
-    throw Error(fmt::format("clip '{}': duration {} s is not a usable length", clip.name, clip.duration));
+    throw Error(
+        fmt::format("clip '{}': duration {} s is not a usable length", clip.name, clip.duration));
   }
   const int frames = static_cast<int>(std::lround(clip.duration * 30.f));
   float duration = clip.duration;
   const bool template_length = t && t->descriptor.duration == clip.duration;  // kept as it was
   if (!template_length && !on_whole_frame(clip.duration * 30.f)) {
     duration = static_cast<float>(frames) / 30.f;
-    out.notes.push_back(fmt::format("duration {} s is not a whole number of 30 Hz frames: written "
-                                    "as {} frames ({} s)",
-                                    clip.duration, frames, duration));
+    out.notes.push_back(
+        fmt::format("duration {} s is not a whole number of 30 Hz frames: written "
+                    "as {} frames ({} s)",
+                    clip.duration, frames, duration));
   }
   if (clip.frame_rate != 30.f) {
-    out.notes.push_back(fmt::format("the glTF's frame rate is {}; The Warriors plays 30 frames a "
-                                    "second, so its tracks are sampled at whole 30 Hz frames",
-                                    clip.frame_rate));
+    out.notes.push_back(
+        fmt::format("the glTF's frame rate is {}; The Warriors plays 30 frames a "
+                    "second, so its tracks are sampled at whole 30 Hz frames",
+                    clip.frame_rate));
   }
 
   // The descriptor: the template's (vtable, name field, flags, runtime words, tail), else the
@@ -622,14 +636,16 @@ AnmImport import_anm(const Animated& source, const AnmTemplate* tmpl,
   const JointTracks& root = clip.joints[joint0];
   const Transform& root_rest = source.skeleton.rest[*source.skeleton.find(bone_name(0))];
   const bool root_moves =
-      !is_constant_at(root.translation, root_rest.translation) || !is_constant_at(root.scale, {1, 1, 1}) ||
+      !is_constant_at(root.translation, root_rest.translation) ||
+      !is_constant_at(root.scale, {1, 1, 1}) ||
       std::any_of(root.rotation.values.begin(), root.rotation.values.end(),
                   [&](Quat q) { return rotation_error(q, root_rest.rotation) > kRestRotation; });
   if (root_moves) {
-    out.notes.push_back(fmt::format("joint '{}' (bone 0) tracks are ignored: bone 0's channel is "
-                                    "the root's turn per frame and section A its velocity, which "
-                                    "come from the template",
-                                    bone_name(0)));
+    out.notes.push_back(
+        fmt::format("joint '{}' (bone 0) tracks are ignored: bone 0's channel is "
+                    "the root's turn per frame and section A its velocity, which "
+                    "come from the template",
+                    bone_name(0)));
   }
 
   // Section B: joint 1's translation less its rest height (the bind height the export added).
@@ -651,7 +667,8 @@ AnmImport import_anm(const Animated& source, const AnmTemplate* tmpl,
   if (!tb.empty()) {
     const auto cand = candidate_keys(tb, frames, options.tolerance > 0);
     ChannelPlan p = plan_of(cand, false, [&](Vec3 v, int f) {
-      return position_key({v.x, v.y, v.z - bind_height}, fmt::format("joint '{}' translation", bone_name(1)), f);
+      return position_key({v.x, v.y, v.z - bind_height},
+                          fmt::format("joint '{}' translation", bone_name(1)), f);
     });
     const auto truth = [&](int f) {
       const Vec3 v = sample_track(tb, f);
@@ -680,12 +697,14 @@ AnmImport import_anm(const Animated& source, const AnmTemplate* tmpl,
     // Bones have fixed offsets: translation tracks away from the rest, and scale, are not stored.
     const Vec3 rest = source.skeleton.rest[*source.skeleton.find(bone_name(b))].translation;
     if (b != joint1 && !jt.translation.empty() && !is_constant_at(jt.translation, rest)) {
-      out.notes.push_back(fmt::format("joint '{}': translation track ignored (bones 2-33 keep the "
-                                      "model's offsets; only the pelvis is translated)",
-                                      bone_name(b)));
+      out.notes.push_back(
+          fmt::format("joint '{}': translation track ignored (bones 2-33 keep the "
+                      "model's offsets; only the pelvis is translated)",
+                      bone_name(b)));
     }
     if (!jt.scale.empty() && !is_constant_at(jt.scale, {1, 1, 1})) {
-      out.notes.push_back(fmt::format("joint '{}': scale track ignored (the .anm has no scale)", bone_name(b)));
+      out.notes.push_back(
+          fmt::format("joint '{}': scale track ignored (the .anm has no scale)", bone_name(b)));
     }
     const Track<Quat>& tr = jt.rotation;
     if (tr.empty()) continue;  // the reference pose fills it (warriors.txt "The pose")
@@ -710,10 +729,11 @@ AnmImport import_anm(const Animated& source, const AnmTemplate* tmpl,
   k.events = import_events(clip, t, out.notes);
   update_descriptor(d, k);
   if (section_bytes(k.section_a) > 0xffff || section_bytes(k.section_b) > 0xffff) {
-    throw Error(fmt::format("clip '{}': section {} would hold {} bytes, the descriptor's u16 holds "
-                            "at most 65,535 (use --tolerance to reduce the keys)",
-                            name, section_bytes(k.section_a) > 0xffff ? "A" : "B",
-                            std::max(section_bytes(k.section_a), section_bytes(k.section_b))));
+    throw Error(
+        fmt::format("clip '{}': section {} would hold {} bytes, the descriptor's u16 holds "
+                    "at most 65,535 (use --tolerance to reduce the keys)",
+                    name, section_bytes(k.section_a) > 0xffff ? "A" : "B",
+                    std::max(section_bytes(k.section_a), section_bytes(k.section_b))));
   }
   if (k.events.size() > 0xffff) throw Error("more than 65,535 events");
 
@@ -758,7 +778,8 @@ AnmImport import_anm(const Animated& source, const AnmTemplate* tmpl,
     update_sizes(out.resource);
     out.tail = tmpl->tail;
     // A tail that padded the template to 2,048 bytes (a WAD entry) pads the new one likewise.
-    const bool zero_pad = std::all_of(out.tail.begin(), out.tail.end(), [](uint8_t b) { return b == 0; });
+    const bool zero_pad =
+        std::all_of(out.tail.begin(), out.tail.end(), [](uint8_t b) { return b == 0; });
     Writer w;
     write_resource(w, out.resource);
     Writer tw;
@@ -834,14 +855,16 @@ AnmImportOptions import_options(const ImportRequest& request) {
   if (auto it = request.options.find("tolerance"); it != request.options.end()) {
     char* end = nullptr;
     o.tolerance = std::strtof(it->second.c_str(), &end);
-    if (end == it->second.c_str() || *end != 0 || !(o.tolerance >= 0) || !std::isfinite(o.tolerance)) {
+    if (end == it->second.c_str() || *end != 0 || !(o.tolerance >= 0) ||
+        !std::isfinite(o.tolerance)) {
       throw Error(fmt::format("--tolerance '{}': expected a finite number >= 0", it->second));
     }
   }
   if (auto it = request.options.find("frame-rate"); it != request.options.end()) {
     if (std::strtof(it->second.c_str(), nullptr) != 30.f) {
-      throw Error("--frame-rate: The Warriors plays clips at 30 frames a second (warriors.txt, "
-                  "\"Purpose\"); the .anm has no other rate");
+      throw Error(
+          "--frame-rate: The Warriors plays clips at 30 frames a second (warriors.txt, "
+          "\"Purpose\"); the .anm has no other rate");
     }
   }
   return o;
@@ -868,8 +891,9 @@ ImportResult import_warriors_anm(const ImportRequest& request) {
   r.report = std::move(a.report);
   r.notes = std::move(a.notes);
   if (!tmpl) {
-    r.notes.push_back("no --template: a new clip (descriptor flags 0, no root velocity, no bone 0 "
-                      "turn; hashes from the animation's name)");
+    r.notes.push_back(
+        "no --template: a new clip (descriptor flags 0, no root velocity, no bone 0 "
+        "turn; hashes from the animation's name)");
   }
   return r;
 }
@@ -877,8 +901,8 @@ ImportResult import_warriors_anm(const ImportRequest& request) {
 ImportResult import_warriors_container(const ImportRequest& request, bool pack) {
   const char* what = pack ? "warriors-pack" : "warriors-character";
   if (request.template_path.empty()) {
-    throw Error(fmt::format("--as {} needs --template ORIGINAL: the file the clips go back into",
-                            what));
+    throw Error(
+        fmt::format("--as {} needs --template ORIGINAL: the file the clips go back into", what));
   }
   const AnmImportOptions o = import_options(request);
   const std::vector<uint8_t> bytes = read_file(request.template_path);
@@ -916,9 +940,10 @@ ImportResult import_warriors_container(const ImportRequest& request, bool pack) 
     // An export of a pack names a clip once per place it holds it: the first animation of a name
     // is put in every place (put_clip), the others are the same clip.
     if (!done.insert(clip.name).second) {
-      result.notes.push_back(fmt::format("animation '{}' again: the first of that name was put in "
-                                         "every place the clip is",
-                                         clip.name));
+      result.notes.push_back(
+          fmt::format("animation '{}' again: the first of that name was put in "
+                      "every place the clip is",
+                      clip.name));
       continue;
     }
     const ClipEntry* c = find(clip.name);
@@ -927,9 +952,10 @@ ImportResult import_warriors_container(const ImportRequest& request, bool pack) 
         throw Error(fmt::format("{}: no clip named '{}' to replace", request.template_path.string(),
                                 clip.name));
       }
-      result.notes.push_back(fmt::format("animation '{}': no clip of that name in the template; "
-                                         "skipped (clips are replaced, never added)",
-                                         clip.name));
+      result.notes.push_back(
+          fmt::format("animation '{}': no clip of that name in the template; "
+                      "skipped (clips are replaced, never added)",
+                      clip.name));
       continue;
     }
     AnmTemplate t;
@@ -947,15 +973,18 @@ ImportResult import_warriors_container(const ImportRequest& request, bool pack) 
     Json j = std::move(a.report);
     Json where = Json::array();
     for (const ClipPlacement& p : placed) {
-      where.push_back({{"resource", p.resource}, {"keyframes_chunk", p.keyframes_chunk},
-                       {"descriptor_chunk", p.descriptor_chunk}, {"changed", p.changed}});
+      where.push_back({{"resource", p.resource},
+                       {"keyframes_chunk", p.keyframes_chunk},
+                       {"descriptor_chunk", p.descriptor_chunk},
+                       {"changed", p.changed}});
     }
     j["placed"] = std::move(where);
     clips.push_back(std::move(j));
     for (std::string& n : a.notes) result.notes.push_back(fmt::format("'{}': {}", clip.name, n));
   }
   if (clips.empty()) {
-    throw Error(fmt::format("no glTF animation names a clip of {}", request.template_path.string()));
+    throw Error(
+        fmt::format("no glTF animation names a clip of {}", request.template_path.string()));
   }
   result.bytes = write_entry(entry);
   result.report = {{"clips", std::move(clips)}, {"identical", result.bytes == bytes}};

@@ -27,8 +27,8 @@ struct AnmImportOptions {
 
 struct AnmImport {
   AnmClip clip;
-  Resource resource;            // the .anm resource: the template's headers, sizes updated
-  std::vector<uint8_t> tail;    // what follows the resource in the file (the template's padding)
+  Resource resource;             // the .anm resource: the template's headers, sizes updated
+  std::vector<uint8_t> tail;     // what follows the resource in the file (the template's padding)
   Json report = Json::object();  // per-joint maximum error, keys, displacement, events
   std::vector<std::string> notes;
 };

@@ -12,7 +12,8 @@ namespace {
 
 // Replaces a chunk's data; returns the size change (the chunk header's size follows it).
 int64_t replace_data(Chunk& chunk, std::vector<uint8_t> data) {
-  const int64_t change = static_cast<int64_t>(data.size()) - static_cast<int64_t>(chunk.data.size());
+  const int64_t change =
+      static_cast<int64_t>(data.size()) - static_cast<int64_t>(chunk.data.size());
   chunk.header.size = static_cast<uint32_t>(static_cast<int64_t>(chunk.header.size) + change);
   chunk.data = std::move(data);
   return change;
@@ -54,9 +55,10 @@ std::vector<ClipPlacement> put_clip(WadEntry& entry, const AnmClip& clip,
   const std::vector<uint8_t> keyframes = keyframes_chunk(clip, 0).data;
   const std::vector<uint8_t> descriptor = descriptor_chunk(clip, 0).data;
   if (keyframes.size() % 16 != 0) {
-    throw Error(fmt::format("clip '{}': its keyframes take {} bytes, not a multiple of 16 (chunk "
-                            "sizes always are, warriors-container.md)",
-                            name, keyframes.size()));
+    throw Error(
+        fmt::format("clip '{}': its keyframes take {} bytes, not a multiple of 16 (chunk "
+                    "sizes always are, warriors-container.md)",
+                    name, keyframes.size()));
   }
   std::vector<ClipPlacement> out;
   std::vector<Resource*> res = resources_of(entry);
@@ -76,7 +78,8 @@ std::vector<ClipPlacement> put_clip(WadEntry& entry, const AnmClip& clip,
     }
     for (size_t c : targets) {
       const ClipEntry& e = set.clips[c];
-      ClipPlacement p{i, e.keyframes_chunk, e.descriptor_chunk, e.clip.descriptor.name_text(), false};
+      ClipPlacement p{i, e.keyframes_chunk, e.descriptor_chunk, e.clip.descriptor.name_text(),
+                      false};
       Resource& r = *res[i];
       p.changed = r.chunks[e.keyframes_chunk].data != keyframes ||
                   r.chunks[e.descriptor_chunk].data != descriptor;
@@ -91,7 +94,8 @@ std::vector<ClipPlacement> put_clip(WadEntry& entry, const AnmClip& clip,
     p->header.size = static_cast<uint32_t>(static_cast<int64_t>(p->header.size) + pack_change);
   }
   // A zero tail that padded the entry to 2,048 bytes (cut from the WAD) pads it likewise.
-  const bool zero_tail = std::all_of(entry.tail.begin(), entry.tail.end(), [](uint8_t b) { return b == 0; });
+  const bool zero_tail =
+      std::all_of(entry.tail.begin(), entry.tail.end(), [](uint8_t b) { return b == 0; });
   if (!entry.tail.empty() && zero_tail && (before + entry.tail.size()) % 2048 == 0) {
     entry.tail.assign((2048 - written_size(entry) % 2048) % 2048, 0);
   }

@@ -41,8 +41,10 @@ class WarriorsImportCli : public ::testing::Test {
     b.displacement_y = 0.4f;
     b.velocity = {{0, {0, 0, 0}}, {2, {0, 0.5f, 0}}};
     b.translation = {{0, {0, 0, 0.02f}}, {12, {0.01f, 0.1f, -0.03f}}, {23, {0, 0, 0.02f}}};
-    b.rotations[1] = {{0, normalize(Quat{0.1f, 0.2f, 0.3f, 0.9f})}, {6, normalize(Quat{0.2f, 0.1f, -0.3f, 0.9f})}};
-    b.rotations[17] = {{0, normalize(Quat{0.5f, -0.2f, 0.1f, 0.8f})}, {3, normalize(Quat{0.4f, -0.2f, 0.3f, 0.8f})},
+    b.rotations[1] = {{0, normalize(Quat{0.1f, 0.2f, 0.3f, 0.9f})},
+                      {6, normalize(Quat{0.2f, 0.1f, -0.3f, 0.9f})}};
+    b.rotations[17] = {{0, normalize(Quat{0.5f, -0.2f, 0.1f, 0.8f})},
+                       {3, normalize(Quat{0.4f, -0.2f, 0.3f, 0.8f})},
                        {20, normalize(Quat{0.6f, 0.2f, 0.1f, 0.7f})}};
     AnimEvent sound{4, 0x0b};
     sound.position = {77, 0, 0};
@@ -58,7 +60,8 @@ class WarriorsImportCli : public ::testing::Test {
     other.name = "idle";
     other.rotations[1] = {{0, Quat::identity()}};
     const Resource chr = make_character_resource("chr", {other.build(), clip_}, {388, 11}, {});
-    write_file(dir_ / "set.pak", write_entry(WadEntry{make_pack({chr, make_anm_resource(clip_)}), {}}));
+    write_file(dir_ / "set.pak",
+               write_entry(WadEntry{make_pack({chr, make_anm_resource(clip_)}), {}}));
   }
   void TearDown() override { fs::remove_all(dir_); }
 
@@ -140,7 +143,9 @@ TEST_F(WarriorsImportCli, JointMatchingErrorsExit1) {
   EXPECT_FALSE(fs::exists(P("x.anm")));
   // A usage error exits 2; a frame rate the engine does not play exits 1.
   ASSERT_EQ(Run("export " + P("strike.anm") + " -o " + P("strike.glb")).code, 0);
-  EXPECT_EQ(Run("import " + P("strike.glb") + " --as warriors-anm --tolerance -1 -o " + P("x.anm")).code, 2);
+  EXPECT_EQ(
+      Run("import " + P("strike.glb") + " --as warriors-anm --tolerance -1 -o " + P("x.anm")).code,
+      2);
   r = Run("import " + P("strike.glb") + " --as warriors-anm --frame-rate 24 -o " + P("x.anm"));
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("30 frames a second"), std::string::npos) << r.err;

@@ -2,18 +2,18 @@
 // module's writers (ClipBuilder, make_anm_resource, make_character_resource, make_pack), exported
 // to glTF by the real export path, read back by the real glTF reader, imported, and checked
 // against the original bytes and against an independent decode (the module's reader).
+#include "animkit/gltf/import.h"
+
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 
-#include <unistd.h>
-
 #include "animkit/core/sampling_job.h"
 #include "animkit/gltf/export.h"
-#include "animkit/gltf/import.h"
 #include "animkit/warriors/anm_import.h"
 #include "animkit/warriors/builder.h"
 #include "animkit/warriors/cursor.h"
@@ -44,14 +44,21 @@ AnmClip walk_clip() {
   b.displacement_y = 1.75f;
   b.flags = 0x1000a;
   b.velocity = {{0, {0, 0, 0}}, {1, {0.01f, 1.5f, 0}}, {29, {0.02f, 1.45f, 0.001f}}};
-  b.translation = {{0, {0.01f, -0.02f, 0.03f}}, {5, {0.02f, 0.0f, -0.05f}},
-                   {12, {0.0f, 0.04f, 0.0f}}, {30, {0.01f, -0.02f, 0.03f}}};
+  b.translation = {{0, {0.01f, -0.02f, 0.03f}},
+                   {5, {0.02f, 0.0f, -0.05f}},
+                   {12, {0.0f, 0.04f, 0.0f}},
+                   {30, {0.01f, -0.02f, 0.03f}}};
   b.rotations[0] = {{0, axis(0, 0, 1, 0)}, {10, axis(0, 0, 1, 2)}};
-  b.rotations[1] = {{0, axis(1, 0, 0, 10)}, {7, axis(1, 1, 0, 40)}, {20, axis(0, 1, 1, 170)},
+  b.rotations[1] = {{0, axis(1, 0, 0, 10)},
+                    {7, axis(1, 1, 0, 40)},
+                    {20, axis(0, 1, 1, 170)},
                     {29, axis(1, 0, 0, 12)}};
   b.rotations[2] = {{0, {-0.5f, 0.5f, -0.5f, 0.5f}}};
-  b.rotations[5] = {{0, axis(0, 1, 0, -20)}, {1, axis(0, 1, 0, -21)}, {2, axis(0, 1, 0, -25)},
-                    {3, axis(0, 1, 0, -20)}, {4, axis(0, 1, 0, -20)}};
+  b.rotations[5] = {{0, axis(0, 1, 0, -20)},
+                    {1, axis(0, 1, 0, -21)},
+                    {2, axis(0, 1, 0, -25)},
+                    {3, axis(0, 1, 0, -20)},
+                    {4, axis(0, 1, 0, -20)}};
   b.rotations[17] = {{0, axis(1, 2, 3, 60)}, {15, axis(-1, 2, 0, 120)}, {30, axis(1, 2, 3, 60)}};
   b.rotations[33] = {{0, axis(0, 0, 1, 5)}, {255, axis(0, 0, 1, 6)}};  // the largest delta
   AnimEvent sound{3, 0x0b};
@@ -85,7 +92,7 @@ AnmClip grab_clip() {
   b.translation = {{0, {0, 0, 0.9f}}};
   b.rotations[1] = {{0, {-0.4912f, -0.5087f, 0.4912f, 0.5087f}}};
   b.rotations[3] = {{0, axis(1, 0, 0, -100)}};  // w < 0 before the flip
-  AnimEvent late{9, 0x2e};  // an event at or after F, kept
+  AnimEvent late{9, 0x2e};                      // an event at or after F, kept
   b.events = {late, AnimEvent{0, 0x2f}};
   return b.build();
 }
@@ -119,7 +126,8 @@ AnmClip odd_clip() {
   b.name = "odd";
   b.frames = 15;
   b.translation = {{0, {0.5f, 0.25f, -1}}, {14, {0.5f, 0.25f, 1}}};
-  b.rotations[7] = {{0, normalize(Quat{0.3f, 0.3f, 0.3f, 0.1f})}, {3, normalize(Quat{-0.3f, 0.3f, 0.3f, 0.1f})}};
+  b.rotations[7] = {{0, normalize(Quat{0.3f, 0.3f, 0.3f, 0.1f})},
+                    {3, normalize(Quat{-0.3f, 0.3f, 0.3f, 0.1f})}};
   AnimEvent fov{2, 0x3a};
   fov.position = {0x0001, static_cast<int16_t>(0x7fc0)};  // a NaN bit pattern
   AnimEvent code{3, 0x21};
@@ -206,7 +214,9 @@ Animated authored() {
     r17.add(s, -axis(0.3f, 1, 0.1f, 80 + 70 * s));  // w < 0: flipped on writing
   }
   c.events.push_back({0.1f, "sound", R"({"sound_id": 42})"});
-  c.events.push_back({0.5f, "named_effect", R"({"code": "dus", "bone": 5, "position": [0.1, 0.2, 0.3], "rotation": [0, 0, 0, 1]})"});
+  c.events.push_back(
+      {0.5f, "named_effect",
+       R"({"code": "dus", "bone": 5, "position": [0.1, 0.2, 0.3], "rotation": [0, 0, 0, 1]})"});
   a.clips.push_back(std::move(c));
   return a;
 }
@@ -225,7 +235,8 @@ TEST(WarriorsImport, ExportImportExportIsStable) {
   ASSERT_EQ(e1.clips.size(), 1u);
   for (int b = 0; b < kNumBones; ++b) {
     EXPECT_EQ(export2.clips[0].joints[b].rotation.values, e1.clips[0].joints[b].rotation.values);
-    EXPECT_EQ(export2.clips[0].joints[b].translation.values, e1.clips[0].joints[b].translation.values);
+    EXPECT_EQ(export2.clips[0].joints[b].translation.values,
+              e1.clips[0].joints[b].translation.values);
   }
 
   // With reduction: the second export is within the tolerance of the first at every frame.
@@ -267,7 +278,7 @@ TEST(WarriorsImport, IndependentDecodeMatchesTheGltfWithinTolerance) {
     // Quantisation alone: half a step of x^2^15 per component (rotations, a few 1e-5 rad) and
     // half of 1/1023 m per axis (translations).
     const float rot_q = 1.5e-4f,  // README: 1.5e-4 rad for w >= 0.1 (bone 17's w >= 0.26 here)
-                pos_q = std::sqrt(2 * 0.25f / (1023.f * 1023.f) + 0.25f / (2047.f * 2047.f));
+        pos_q = std::sqrt(2 * 0.25f / (1023.f * 1023.f) + 0.25f / (2047.f * 2047.f));
     for (uint32_t fr = 0; fr < p.frame_count; ++fr) {
       const float time = fr / 30.f;
       for (int b : {1, 17}) {
@@ -275,9 +286,10 @@ TEST(WarriorsImport, IndependentDecodeMatchesTheGltfWithinTolerance) {
         const Quat want = evaluate(tr, time, find_key(tr.times, time, 0));
         const Quat got = evaluate_channel(p, p.bones[b], fr, true);
         const double e = angle(want, got);
-        EXPECT_LE(e, std::max(tol, rot_q) + 1e-5f) << "tol " << tol << " bone " << b << " frame " << fr
-            << " want " << want.x << " " << want.y << " " << want.z << " " << want.w << " got " << got.x
-            << " " << got.y << " " << got.z << " " << got.w;
+        EXPECT_LE(e, std::max(tol, rot_q) + 1e-5f)
+            << "tol " << tol << " bone " << b << " frame " << fr << " want " << want.x << " "
+            << want.y << " " << want.z << " " << want.w << " got " << got.x << " " << got.y << " "
+            << got.z << " " << got.w;
       }
       const Track<Vec3>& tt = g.joints[1].translation;
       const Vec3 want = evaluate(tt, time, find_key(tt.times, time, 0));
@@ -303,7 +315,8 @@ TEST(WarriorsImport, IndependentDecodeMatchesTheGltfWithinTolerance) {
     EXPECT_EQ(fx.frame, 15);
     EXPECT_EQ(fx.arg1, 5);
     EXPECT_EQ((std::array<uint8_t, 4>{'d', 'u', 's', 0}), fx.code);
-    EXPECT_EQ((std::array<int16_t, 3>{102, 205, 614}), fx.position);  // 0.1*1023, 0.2*1023, 0.3*2047
+    EXPECT_EQ((std::array<int16_t, 3>{102, 205, 614}),
+              fx.position);  // 0.1*1023, 0.2*1023, 0.3*2047
     // The w < 0 key was flipped: every written key has w >= 0 by construction, and the decoded
     // value is the glTF's up to sign.
     EXPECT_GE(p.values[p.bones[17].first].w, 0.f);
@@ -342,7 +355,8 @@ TEST(WarriorsImport, ReductionBoundHoldsBetweenSparseKeys) {
     for (uint32_t f = 0; f < p.frame_count; ++f) {
       const Quat want = evaluate(tr, f / 30.f, find_key(tr.times, f / 30.f, 0));
       EXPECT_LE(angle(evaluate_channel(p, p.bones[b], f, true), want), tol + 1e-6) << b << " " << f;
-      worst_original = std::max<float>(worst_original, angle(evaluate_channel(o, o.bones[b], f, true), want));
+      worst_original =
+          std::max<float>(worst_original, angle(evaluate_channel(o, o.bones[b], f, true), want));
     }
   }
   EXPECT_GT(worst_original, tol);  // the original's own keys are not within T of its export
@@ -379,7 +393,9 @@ TEST(WarriorsImport, QuantisesAsTheSpecDecodes) {
     const auto r = [](float v) { return std::clamp(std::lround(v * 32768), -32768L, 32767L); };
     const long x = r(g.x), y = r(g.y), z = r(g.z);
     if (x * x + y * y + z * z > 32768L * 32768L) return 1e9;
-    return angle(decode_rotation(static_cast<int16_t>(x), static_cast<int16_t>(y), static_cast<int16_t>(z)), g);
+    return angle(
+        decode_rotation(static_cast<int16_t>(x), static_cast<int16_t>(y), static_cast<int16_t>(z)),
+        g);
   };
   EXPECT_LE(angle(decode_rotation(k), f), nearest_error(f) + 1e-7);
   // Where w is small the rebuilt w amplifies the rounding: the search is strictly better there.
@@ -388,7 +404,8 @@ TEST(WarriorsImport, QuantisesAsTheSpecDecodes) {
   for (int i = 0; i < 2000; ++i) {
     const float w = 0.002f + 0.0001f * (i % 50);
     const float a = 0.37f * i, b = 0.11f * i;
-    const Quat g = normalize({std::cos(a) * std::sin(b), std::sin(a) * std::sin(b), std::cos(b), w});
+    const Quat g =
+        normalize({std::cos(a) * std::sin(b), std::sin(a) * std::sin(b), std::cos(b), w});
     Clip one = c;
     one.joints[5].rotation = {};
     one.joints[5].rotation.add(0, g);
@@ -396,7 +413,8 @@ TEST(WarriorsImport, QuantisesAsTheSpecDecodes) {
     const Key got = import_anm(x, nullptr).clip.keyframes.section_c[0].keys[0];
     const double e = angle(decode_rotation(got), g), n = nearest_error(g);
     const Key& kk = got;
-    EXPECT_LE(int64_t{kk.x} * kk.x + int64_t{kk.y} * kk.y + int64_t{kk.z} * kk.z, int64_t{32768} * 32768);
+    EXPECT_LE(int64_t{kk.x} * kk.x + int64_t{kk.y} * kk.y + int64_t{kk.z} * kk.z,
+              int64_t{32768} * 32768);
     if (n > 1) continue;
     EXPECT_LE(e, n + 1e-7) << got.x << " " << got.y << " " << got.z << " g " << g.x * 32768 << " "
                            << g.y * 32768 << " " << g.z * 32768 << " " << g.w;
@@ -429,7 +447,8 @@ TEST(WarriorsImport, StepTrackBecomesTwoKeysAFrameApart) {
   const AnmImport r = import_anm(a_skeleton_with(c), nullptr, {"", 1e-3f});
   const PlayClip p = make_play_clip(r.clip);
   for (uint32_t f = 0; f < 20; ++f) {
-    EXPECT_FLOAT_EQ(evaluate_channel(p, p.translation, f, false).x, f < 10 ? 0.f : 512 / 1023.f) << f;  // 0.5 m x 1023 rounds to 512
+    EXPECT_FLOAT_EQ(evaluate_channel(p, p.translation, f, false).x, f < 10 ? 0.f : 512 / 1023.f)
+        << f;  // 0.5 m x 1023 rounds to 512
   }
   ASSERT_EQ(r.clip.keyframes.section_b[0].keys.size(), 3u);  // frames 0, 9, 10
   EXPECT_EQ(r.clip.keyframes.section_b[0].keys[1].delta, 9);
@@ -588,18 +607,20 @@ TEST(WarriorsImport, BakedRoundTripKeepsTheTemplateLayout) {
 // the pelvis bind height added to section B by the export) exported whole, imported back onto
 // itself: byte for byte; one clip edited goes to its place and nothing else changes.
 TEST(WarriorsImport, ContainerImportPutsEveryClipBack) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                                    ("animkit-wimport-" + std::to_string(::getpid()));
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("animkit-wimport-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   BoneOffsets off;
-  for (int b = 0; b < kNumBones; ++b) off.entries[b] = {0.1f * (b % 5) + 0.05f, 0.02f * b, -0.01f * b, 0};
+  for (int b = 0; b < kNumBones; ++b)
+    off.entries[b] = {0.1f * (b % 5) + 0.05f, 0.02f * b, -0.01f * b, 0};
   off.entries[1][1] = 0.93f;  // the bind height
-  Resource chr = make_character_resource("chr", {walk_clip(), grab_clip(), odd_clip()}, {408, 73, 5}, {});
+  Resource chr =
+      make_character_resource("chr", {walk_clip(), grab_clip(), odd_clip()}, {408, 73, 5}, {});
   chr.chunks.push_back(make_bone_offsets_chunk(off));
   update_sizes(chr);
   for (bool pack : {false, true}) {
-    const WadEntry entry = pack ? WadEntry{make_pack({make_anm_resource(walk_clip()), chr}), {}}
-                                : WadEntry{chr, {}};
+    const WadEntry entry =
+        pack ? WadEntry{make_pack({make_anm_resource(walk_clip()), chr}), {}} : WadEntry{chr, {}};
     const std::vector<uint8_t> bytes = write_entry(entry);
     const std::filesystem::path file = dir / (pack ? "set.pak" : "chr.res");
     write_file(file, bytes);
@@ -616,7 +637,8 @@ TEST(WarriorsImport, ContainerImportPutsEveryClipBack) {
     req.clip = "walk_fwd";
     for (Vec3& v : req.source.clips[0].joints[1].translation.values) v.z += 0.05f;
     r = import_warriors_container(req, pack);
-    const WarriorsFile out = read_warriors_file(r.bytes, pack ? FileKind::kPack : FileKind::kCharacter);
+    const WarriorsFile out =
+        read_warriors_file(r.bytes, pack ? FileKind::kPack : FileKind::kCharacter);
     const ClipSet& set = out.sets.back();
     const Key& k = set.clips[0].clip.keyframes.section_b[0].keys[0];
     EXPECT_EQ(k.z, walk_clip().keyframes.section_b[0].keys[0].z + 102);  // 0.05 x 2047 = 102.35
@@ -632,10 +654,11 @@ TEST(WarriorsImport, ContainerImportPutsEveryClipBack) {
 // `warriors rebuild --put`: a clip into a character resource and a pack, in place.
 TEST(WarriorsRebuild, OwnUnchangedClipIsByteIdentical) {
   const AnmClip walk = walk_clip(), grab = grab_clip(), idle = redundant_clip();
-  const Resource character = make_character_resource("rembrandt", {walk, grab, idle}, {408, 73, 388},
-                                                     {{408, 0x1000}});
+  const Resource character =
+      make_character_resource("rembrandt", {walk, grab, idle}, {408, 73, 388}, {{408, 0x1000}});
   Pack pack = make_pack({make_anm_resource(idle), character, make_anm_resource(walk)});
-  for (const WadEntry& original : {WadEntry{character, {}}, WadEntry{pack, std::vector<uint8_t>(48, 0)}}) {
+  for (const WadEntry& original :
+       {WadEntry{character, {}}, WadEntry{pack, std::vector<uint8_t>(48, 0)}}) {
     const std::vector<uint8_t> bytes = write_entry(original);
     WadEntry e = read_entry(bytes);
     const auto placed = put_clip(e, read_anm_template(bytes_of(make_anm_resource(walk))).clip);

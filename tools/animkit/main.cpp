@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
                  "bytes one document or player may allocate (default 1 GiB)")
       ->check(CLI::Range(uint64_t{1}, UINT64_MAX));
   app.add_option("--max-steps", limits.max_steps,
-                 "loop steps one update may take (default 1,000,000)")
+                 "loop steps one update, and steps one whole play, may take (default 1,000,000)")
       ->check(CLI::Range(uint64_t{1}, UINT64_MAX));
   app.fallthrough();
   app.parse_complete_callback([&] { animkit::set_limits(limits); });

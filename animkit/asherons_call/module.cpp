@@ -10,6 +10,7 @@
 #include "animkit/asherons_call/creature.h"
 #include "animkit/asherons_call/dat.h"
 #include "animkit/asherons_call/dat_objects.h"
+#include "animkit/asherons_call/import.h"
 #include "animkit/asherons_call/neutral.h"
 #include "animkit/asherons_call/player.h"
 #include "animkit/asherons_call/synthetic.h"
@@ -234,6 +235,8 @@ Format make_format(std::string name, std::string description, bool json, bool ta
                                                setup_option(options, nullptr),
                                                creature_options(options));
   };
+  // `animkit import --as ac-animation[-json]` (issue 17 item 4).
+  if (!table) f.import_gltf = [json](const ImportRequest& r) { return import_animation(r, json); };
   return f;
 }
 

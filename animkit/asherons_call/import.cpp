@@ -283,9 +283,11 @@ AFrame snap(const AFrame& imported, const AFrame& original, float scale) {
   return close(a, b) || close(-a, b) ? original : imported;
 }
 
+// The angle of a^-1 b (either sign), from its vector part: exact near 0 where acos is not.
 float angle_between(Quat a, Quat b) {
-  const float d = std::min(1.0f, std::fabs(dot(normalize(a), normalize(b))));
-  return 2.0f * std::acos(d);
+  const Quat d = conjugate(normalize(a)) * normalize(b);
+  const float v = std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
+  return 2.0f * std::atan2(v, std::fabs(d.w));
 }
 
 uint32_t choose_id(const Sources& s, const ImportRequest& request, const Clip& clip,

@@ -14,6 +14,7 @@
 #include "animkit/asherons_call/dat.h"
 #include "animkit/asherons_call/dat_objects.h"
 #include "animkit/asherons_call/frame_ops.h"
+#include "animkit/core/limits.h"
 #include "animkit/core/sampling_job.h"
 
 namespace animkit::asherons_call {
@@ -211,10 +212,7 @@ PartMap map_parts(const Skeleton& sk, std::optional<size_t> num_parts, const std
 template <class T>
 std::optional<T> sample(const Track<T>& track, float t, float tol) {
   if (track.empty()) return std::nullopt;
-  uint32_t key = 0;
-  for (uint32_t k = 0; k < track.size(); ++k) {
-    if (track.times[k] <= t + tol) key = k;
-  }
+  const uint32_t key = find_key(track.times, t + tol, 0);  // binary search: no scan per frame
   if (std::fabs(track.times[key] - t) <= tol || track.interpolation == Interpolation::kStep ||
       key + 1 >= track.size() || t < track.times[key]) {
     return track.values[key];
@@ -452,6 +450,9 @@ ImportResult import_animation(const ImportRequest& request, bool json) {
   if (!(frames_d <= static_cast<double>(kMaxFrames)))
     throw Error(fmt::format("clip '{}' is {} frames long (at most {})", clip.name, frames_d, kMaxFrames));
   const size_t n = std::max<size_t>(1, static_cast<size_t>(frames_d));
+  // What the Animation will hold (frames x (parts + pos frame) x 28 bytes) is within the memory
+  // limit before anything is sampled.
+  checked_size(n, (map.joint_of_part.size() + 1) * 28 + 4, "import: the Animation's frames");
   const float tol = 0.25f / rate;  // a key this close to a frame's time is that frame's
 
   Animation a;

@@ -63,6 +63,14 @@ TEST_F(AcCli, ExportACreatureFromADat) {
   EXPECT_NE(bad.err.find("object 0x02000009 is not in the dat"), std::string::npos) << bad.err;
 }
 
+// `plot` takes --setup as export does: the creature's joints are the channels.
+TEST_F(AcCli, PlotACreature) {
+  const Result r = Run("plot " + P("portal.dat") + " --setup 0x02000001 -o " + P("p.svg"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string svg = Slurp(dir_ / "p.svg");
+  EXPECT_NE(svg.find("part_4"), std::string::npos);
+}
+
 // Export an animation over the Setup, import it with the original as template: the same bytes
 // (a file template with --setup DAT:ID, and a dat template with --id and --setup ID).
 TEST_F(AcCli, ImportOfAnUnchangedExportGivesTheOriginalBytes) {

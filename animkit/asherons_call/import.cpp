@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <map>
 #include <cmath>
 #include <optional>
@@ -342,6 +343,7 @@ Json error_report(const Animation& written, const Clip& clip, const Skeleton& sk
   MotionData md;
   md.anims.push_back({written.id, 0, -1, rate});
   const std::vector<ShownFrame> shown = shown_frames(md, store, nullptr);
+  if (shown.empty()) return Json{{"max_error", Json::object()}};  // (the rate is above EPS)
   std::vector<float> times;
   for (size_t k = 0; k < shown.size(); ++k) times.push_back(static_cast<float>(k) / rate);
   const float end = static_cast<float>(shown.size()) / rate;
@@ -443,9 +445,16 @@ ImportResult import_animation(const ImportRequest& request, bool json) {
 
   // Frame k shows at k / rate (container page 6, "Timing").
   float rate = clip.frame_rate;
-  if (auto it = request.options.find("frame-rate"); it != request.options.end())
-    rate = std::stof(it->second);
-  if (!(rate > 0) || !std::isfinite(rate)) throw Error(fmt::format("frame rate {} is not above 0", rate));
+  if (auto it = request.options.find("frame-rate"); it != request.options.end()) {
+    const char* text = it->second.c_str();
+    char* end = nullptr;
+    rate = std::strtof(text, &end);
+    if (end == text || *end != '\0') throw Error(fmt::format("--frame-rate {}: not a number", it->second));
+  }
+  // The client skips a node whose |framerate| is at most EPS (runtime 1.4): such a rate would
+  // write an animation nothing can play.
+  if (!(rate > kEpsilon) || !std::isfinite(rate))
+    throw Error(fmt::format("frame rate {} is not above {} (EPS)", rate, kEpsilon));
   const double frames_d = std::round(static_cast<double>(clip.duration) * rate);
   if (!(frames_d <= static_cast<double>(kMaxFrames)))
     throw Error(fmt::format("clip '{}' is {} frames long (at most {})", clip.name, frames_d, kMaxFrames));

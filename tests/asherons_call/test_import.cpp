@@ -251,6 +251,8 @@ TEST(AcImport, ReportsPerJointMaximumError) {
   EXPECT_EQ(e["part_1"]["rotation"].get<double>(), 0.0);
   EXPECT_EQ(e["root"]["translation"].get<double>(), 0.0);
   EXPECT_EQ(at30.report["matched_by"], "name");
+  EXPECT_THROW(run(src, {{"frame-rate", "0.0001"}}), Error);  // at most EPS: never played
+  EXPECT_THROW(run(src, {{"frame-rate", "fast"}}), Error);
 }
 
 // Joint matching: by name (part_<i>), else by index; missing and extra joints named in the

@@ -171,29 +171,38 @@ RuntimeClip::Channel<Key> build(const std::vector<Piecewise<T>>& tracks) {
     std::vector<uint32_t> members(n, 0);
     for (uint32_t j = 0; j < n; ++j) ch.rank_in_same[j] = members[ch.same_times[j]]++;
   }
-  // (need, 0 / 1 for a track's first two keys and 2 after, the track sharing the times, track,
-  // index): the first two keys of every track first, then by need; the tracks that share times
-  // sit side by side for every key, so a seek finds them from the first one's position.
-  std::vector<std::tuple<float, uint32_t, uint32_t, uint32_t, uint32_t>> order;
-  order.reserve(total);
-  for (uint32_t j = 0; j < n; ++j) {
-    for (uint32_t i = 0; i < tracks[j].times.size(); ++i) {
-      order.emplace_back(i < 2 ? kNeverNeeded : tracks[j].times[i - 1], std::min(i, 2u),
-                         ch.same_times[j], j, i);
+  // The tracks of each set of shared times, in track order (a CSR: group_begin per leader).
+  std::vector<uint32_t> group_begin(n + 1, 0), group_tracks(n);
+  for (uint32_t j = 0; j < n; ++j) ++group_begin[ch.same_times[j] + 1];
+  for (uint32_t j = 0; j < n; ++j) group_begin[j + 1] += group_begin[j];
+  for (uint32_t j = 0; j < n; ++j) group_tracks[group_begin[ch.same_times[j]] + ch.rank_in_same[j]] = j;
+  // The order: (need, 0 / 1 for a track's first two keys and 2 after, the track sharing the
+  // times, track, index): the first two keys of every track first, then by need; the tracks that
+  // share times sit side by side for every key, so a seek finds them from the first one's
+  // position. Sorted per row (a key index of one set of shared times), then each row expanded
+  // over its tracks: one entry per distinct set of times instead of one per key.
+  std::vector<std::tuple<float, uint32_t, uint32_t, uint32_t>> rows;
+  for (uint32_t g = 0; g < n; ++g) {
+    if (ch.same_times[g] != g) continue;
+    for (uint32_t i = 0; i < tracks[g].times.size(); ++i) {
+      rows.emplace_back(i < 2 ? kNeverNeeded : tracks[g].times[i - 1], std::min(i, 2u), g, i);
     }
   }
-  std::sort(order.begin(), order.end());
-  ch.stream.resize(order.size());
-  ch.need.resize(order.size());
-  ch.by_track_key.resize(order.size());
-  for (size_t p = 0; p < order.size(); ++p) {
-    const auto [need, first, same, j, i] = order[p];
-    Key& key = ch.stream[p];
-    key.time = tracks[j].times[i];
-    key.track = j;
-    encode(key, tracks[j].values[i]);
-    ch.need[p] = need;
-    ch.by_track_key[ch.track_begin[j] + i] = static_cast<uint32_t>(p);
+  std::sort(rows.begin(), rows.end());
+  ch.stream.resize(total);
+  ch.need.resize(total);
+  ch.by_track_key.resize(total);
+  size_t p = 0;
+  for (const auto& [need, first, g, i] : rows) {
+    for (uint32_t m = group_begin[g]; m < group_begin[g + 1]; ++m, ++p) {
+      const uint32_t j = group_tracks[m];
+      Key& key = ch.stream[p];
+      key.time = tracks[j].times[i];
+      key.track = j;
+      encode(key, tracks[j].values[i]);
+      ch.need[p] = need;
+      ch.by_track_key[ch.track_begin[j] + i] = static_cast<uint32_t>(p);
+    }
   }
   return ch;
 }

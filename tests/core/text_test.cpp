@@ -57,6 +57,14 @@ TEST(Printable, AsciiOnlyEscapesEveryHighByte) {
   EXPECT_EQ(from_printable(p), all);
 }
 
+// Backslash::kKept: paths read as written; everything else escaped as before.
+TEST(Printable, BackslashKeptOnRequest) {
+  EXPECT_EQ(printable("orc\\anims\\run", Keep::kUtf8, Backslash::kKept), "orc\\anims\\run");
+  EXPECT_EQ(printable("a\\\xFF\n", Keep::kUtf8, Backslash::kKept), "a\\\\xff\\x0a");
+  EXPECT_EQ(printable("S\0R\\"s, Keep::kAscii, Backslash::kKept), "S\\x00R\\");
+  EXPECT_EQ(printable("\xC3\xA9\\", Keep::kAscii, Backslash::kKept), "\\xc3\\xa9\\");
+}
+
 TEST(Printable, FromPrintableRejectsABadEscape) {
   EXPECT_EQ(from_printable("\\x4A\\x4a"), "JJ");
   EXPECT_THROW(from_printable("\\"), Error);

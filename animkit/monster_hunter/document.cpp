@@ -373,7 +373,7 @@ Json pac_json(const Pac& pac, int depth) {
   return {{"count", pac.entries.size()},
           {"alignment", pac.alignment},
           {"entries", entries},
-          {"tail", hex(pac.tail)}};
+          {"tail", to_hex(pac.tail)}};
 }
 
 Json model_json(const PmoModel& m) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <optional>
 
 #include "animkit/monster_hunter/playback.h"
 
@@ -146,19 +147,69 @@ std::vector<Keyframe> fit_channel(uint16_t bit, std::span<const double> y, doubl
   keys.push_back({raw[0], 0, 0, 0});
   int a = 0;
   while (a < n) {
-    int best_b = a + 1;
+    // The farthest end found by galloping (1, 2, 4, ... frames) then halving back: O(L log L)
+    // per segment of L frames. A segment that fits is always taken whole, so the result is
+    // within tolerance even where a longer one would fit again after a shorter one fails.
+    const auto fits = [&](int b, Segment& seg) {
+      seg = fit_segment(bit, y, extra, a, b, raw[a], raw[b]);
+      return seg.error <= tolerance;
+    };
+    const int limit = std::min(n, a + kMaxSegment);
+    int good = a + 1;
     Segment best = fit_segment(bit, y, extra, a, a + 1, raw[a], raw[a + 1]);
-    for (int b = a + 2; b <= n && b - a <= kMaxSegment; ++b) {
-      const Segment seg = fit_segment(bit, y, extra, a, b, raw[a], raw[b]);
-      if (!(seg.error <= tolerance)) break;
-      best_b = b;
+    Segment seg;
+    int step = 1, bad = limit + 1;
+    while (good + step <= limit) {
+      if (!fits(good + step, seg)) {
+        bad = good + step;
+        break;
+      }
+      good += step;
       best = seg;
+      step *= 2;
+    }
+    if (bad == limit + 1 && good < limit && fits(limit, seg)) {
+      good = limit;
+      best = seg;
+    } else {
+      int hi = std::min(bad, limit + 1);
+      while (hi - good > 1) {
+        const int mid = good + (hi - good) / 2;
+        if (fits(mid, seg)) {
+          good = mid;
+          best = seg;
+        } else {
+          hi = mid;
+        }
+      }
     }
     keys.back().ease_out = best.out0;
-    keys.push_back({raw[best_b], static_cast<int16_t>(best_b), best.in1, 0});
-    a = best_b;
+    keys.push_back({raw[good], static_cast<int16_t>(good), best.in1, 0});
+    a = good;
   }
   return keys;
+}
+
+std::optional<std::vector<Keyframe>> fit_at_frames(uint16_t bit, std::span<const double> y,
+                                                   double tolerance, std::span<const int> frames,
+                                                   std::span<const CurvePoint> extra) {
+  const int n = static_cast<int>(y.size()) - 1;
+  if (frames.empty() || n < 0) return std::nullopt;
+  for (size_t i = 0; i < frames.size(); ++i)
+    if (frames[i] < 0 || frames[i] > n || (i > 0 && frames[i] <= frames[i - 1])) return std::nullopt;
+  Channel c;
+  c.bit = bit;
+  for (int f : frames) c.keys.push_back({quantize(bit, y[f]), static_cast<int16_t>(f), 0, 0});
+  for (size_t i = 0; i + 1 < frames.size(); ++i) {
+    const Segment seg = fit_segment(bit, y, extra, frames[i], frames[i + 1], c.keys[i].value,
+                                    c.keys[i + 1].value);
+    if (!(seg.error <= tolerance)) return std::nullopt;
+    c.keys[i].ease_out = seg.out0;
+    c.keys[i + 1].ease_in = seg.in1;
+  }
+  // Before the first key and after the last the value holds.
+  if (!(channel_error(c, y, extra) <= tolerance)) return std::nullopt;
+  return c.keys;
 }
 
 double channel_error(const Channel& channel, std::span<const double> samples,

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -38,6 +39,14 @@ struct CurvePoint {
 };
 std::vector<Keyframe> fit_channel(uint16_t bit, std::span<const double> samples, double tolerance,
                                   std::span<const CurvePoint> extra = {});
+
+// Keys at the given frames (ascending, within 0..n: a template channel's key frames), values
+// quantised from the samples and each segment's slopes fitted as fit_channel does; nullopt when
+// they do not keep every frame within tolerance (the value holds before the first key and after
+// the last). An edited channel keeps its key layout where it can.
+std::optional<std::vector<Keyframe>> fit_at_frames(uint16_t bit, std::span<const double> samples,
+                                                   double tolerance, std::span<const int> frames,
+                                                   std::span<const CurvePoint> extra = {});
 
 // The largest |engine value - sample| over the frames 0..n and the extra points of a channel's
 // keys (no keys: value 0).

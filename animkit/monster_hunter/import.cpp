@@ -81,6 +81,15 @@ int channel_frames(const Channel& channel) {
   return last;
 }
 
+// A channel's distinct key frames, ascending.
+std::vector<int> key_frames(const Channel& channel) {
+  std::vector<int> f;
+  for (const Keyframe& k : channel.keys) f.push_back(k.frame);
+  std::sort(f.begin(), f.end());
+  f.erase(std::unique(f.begin(), f.end()), f.end());
+  return f;
+}
+
 // The engine's pose of one track (its joint alone, bind offset `bind`) at a clip frame.
 struct TrackPlayer {
   TrackPlayer(const Track& track, Vec3 bind) {
@@ -209,7 +218,11 @@ Track fit_joint(const Track* native, Vec3 bind, const Targets& target, int joint
         done[k] = true;
         if (settings.refit || ch.keys.empty() || channel_frames(ch) > n ||
             channel_error(ch, series[k], extra[k]) > budget(k)) {
-          c.keys = fit(k);
+          // The template's key frames with new values and slopes, else a fit of its own.
+          std::optional<std::vector<Keyframe>> at;
+          if (!settings.refit) at = fit_at_frames(kAxisBits[k], series[k], budget(k),
+                                                  key_frames(ch), extra[k]);
+          c.keys = at ? std::move(*at) : fit(k);
           ++counts.fitted;
         } else {
           ++counts.kept;

@@ -111,6 +111,39 @@ TEST(MhFit, CurvesStayWithinTheToleranceAtEveryFrame) {
   EXPECT_LT(keys_at_32, 40u);  // the Hermite carries the smooth parts in few keys
 }
 
+TEST(MhFit, KeysAtTheTemplatesFramesRecoverItsValuesAndSlopes) {
+  // A channel as a game stores it; the engine's curve sampled per frame; fitted at the same key
+  // frames, the values and both slopes of every segment come back (the first key's ease_in and
+  // the last key's ease_out are never played: zero here).
+  const Channel original{bits::kRotZ, {{-300, 0, 0, 45}, {900, 10, -20, 31}, {120, 25, 7, 0}}};
+  const ChannelCurve curve = make_curve(original);
+  std::vector<double> y(26);
+  for (int f = 0; f <= 25; ++f) y[f] = sample(curve, static_cast<float>(f));
+  const std::vector<int> frames{0, 10, 25};
+  const auto keys = fit_at_frames(bits::kRotZ, y, kPi / 8192 / 3, frames);
+  ASSERT_TRUE(keys.has_value());
+  EXPECT_EQ(*keys, original.keys);
+  // Frames the curve cannot follow between: no fit.
+  std::vector<double> bumpy = y;
+  bumpy[5] += 0.05;
+  EXPECT_FALSE(fit_at_frames(bits::kRotZ, bumpy, kPi / 8192, frames).has_value());
+  // Frames outside the samples or out of order: no fit.
+  EXPECT_FALSE(fit_at_frames(bits::kRotZ, y, 1, std::vector<int>{0, 30}).has_value());
+  EXPECT_FALSE(fit_at_frames(bits::kRotZ, y, 1, std::vector<int>{10, 0}).has_value());
+}
+
+TEST(MhFit, ExtraPointsAreKeptWithinTheTolerance) {
+  // A looping part replays at fractional frames: those points are checked as well.
+  std::vector<double> y(21);
+  for (int f = 0; f <= 20; ++f) y[f] = 0.01 * f;
+  std::vector<CurvePoint> extra;
+  for (int i = 0; i < 15; ++i) extra.push_back({4.5 + i, 0.01 * (4.5 + i) + (i == 3 ? 0.004 : 0.0)});
+  const double tol = 3 * kPi / 8192;
+  const std::vector<Keyframe> keys = fit_channel(bits::kRotX, y, tol, extra);
+  EXPECT_LE(channel_error({bits::kRotX, keys}, y, extra), tol);
+  EXPECT_GT(channel_error({bits::kRotX, fit_channel(bits::kRotX, y, tol)}, y, extra), tol);
+}
+
 TEST(MhFit, ValuesAreQuantisedHalfToEven) {
   // 2.5 and 3.5 raw: round half to even gives 2 and 4 (notes 5: loc 0.03125 -> 0, 0.09375 -> 2).
   const std::vector<double> y{2.5 / 16, 3.5 / 16};

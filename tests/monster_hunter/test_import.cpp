@@ -287,6 +287,39 @@ TEST(MhImport, EditedClipPlaysWithinTheToleranceMhfu) {
   }
 }
 
+TEST(MhImport, AnEditedChannelKeepsItsKeyLayout) {
+  // Joint 5 turned a further 100 steps about its own X: R Rx(d) is Euler (x + d, y, z), so the X
+  // channel is the template's shifted by 100 raw, on the same frames with the same slopes, and
+  // its Y and Z channels stay as they are.
+  const Monster m = mhfu_monster();
+  Animated a = exported(m);
+  for (animkit::Clip& c : a.clips) {
+    if (c.name != "entry_002") continue;
+    for (Quat& q : c.joints[5].rotation.values)
+      q = normalize(q * axis_angle({1, 0, 0}, static_cast<float>(100 * kRotStep)));
+  }
+  a = through_glb(a);
+  AnimPack pack = m.pack;
+  const std::vector<ClipImport> clips = import_clips(a, m.skeleton, pack, {});
+  EXPECT_EQ(clips[2].fitted_channels, 1);
+  const Track& before = m.pack.clip(2, 2)->tracks[1];
+  const Track& after = pack.clip(2, 2)->tracks[1];
+  ASSERT_EQ(after.channels.size(), before.channels.size());
+  for (size_t i = 0; i < before.channels.size(); ++i) {
+    const Channel& b = before.channels[i];
+    const Channel& c = after.channels[i];
+    ASSERT_EQ(c.keys.size(), b.keys.size());
+    for (size_t k = 0; k < b.keys.size(); ++k) {
+      EXPECT_EQ(c.keys[k].frame, b.keys[k].frame);
+      EXPECT_EQ(c.keys[k].value, b.keys[k].value + (b.bit == bits::kRotX ? 100 : 0)) << i << " " << k;
+      // The never-played first ease_in / last ease_out are written as zero.
+      if (k > 0) EXPECT_EQ(c.keys[k].ease_in, b.keys[k].ease_in) << i << " " << k;
+      if (k + 1 < b.keys.size()) EXPECT_EQ(c.keys[k].ease_out, b.keys[k].ease_out) << i << " " << k;
+    }
+  }
+  EXPECT_LE(engine_error(m.skeleton, pack, a, clip_named(a, "entry_002"), 2), 2 * (1 + 1e-6));
+}
+
 TEST(MhImport, EditedClipPlaysWithinTheToleranceMhp3rd) {
   const Monster m = mhp3rd_monster();
   Animated glb = exported(m);

@@ -24,6 +24,7 @@ namespace {
 constexpr double kRotStep = std::numbers::pi / 8192;
 constexpr double kLocStep = 1.0 / 16;
 constexpr int kMaxFrame = 32767;  // a key's frame is an s16
+constexpr double kMaxSamples = 1 << 23;  // joint-frames sampled per clip (28 bytes each)
 constexpr uint16_t kAxisBits[6] = {bits::kRotX, bits::kRotY, bits::kRotZ,
                                    bits::kLocX, bits::kLocY, bits::kLocZ};
 
@@ -392,11 +393,13 @@ void measure(ClipImport& out, const Skeleton& skeleton, const animkit::Skeleton&
     } else if (playable) {
       PoseJob{&rig, &playable->motion, frame, nullptr, local, {}}.run();
     }
+    // A NaN (a glTF rotation too large to normalise) counts as the worst error, never as none.
+    const auto worse = [](double a, double b) { return std::isnan(b) ? INFINITY : std::max(a, b); };
     for (size_t j = 0; j < n; ++j) {
       JointError& e = errors[j];
-      e.rotation = std::max(e.rotation, rotation_angle(euler_quat(local[j].euler), target.rotation[j][f]));
-      e.translation =
-          std::max(e.translation, static_cast<double>(length(local[j].translation - target.translation[j][f])));
+      e.rotation = worse(e.rotation, rotation_angle(euler_quat(local[j].euler), target.rotation[j][f]));
+      e.translation = worse(
+          e.translation, static_cast<double>(length(local[j].translation - target.translation[j][f])));
     }
   }
   for (size_t j = 0; j < n; ++j) {
@@ -412,6 +415,17 @@ void measure(ClipImport& out, const Skeleton& skeleton, const animkit::Skeleton&
 std::vector<ClipImport> import_clips(const Animated& source, const Skeleton& skeleton,
                                      AnimPack& pack, const ImportSettings& settings,
                                      std::vector<std::string>* notes) {
+  if (std::string e = source.skeleton.validate(); !e.empty()) throw Error("the glTF skeleton: " + e);
+  for (const Transform& t : source.skeleton.rest) {
+    const float v[] = {t.translation.x, t.translation.y, t.translation.z, t.rotation.x,
+                       t.rotation.y,    t.rotation.z,    t.rotation.w};
+    for (float x : v)
+      if (!std::isfinite(x)) throw Error("the glTF skeleton: a rest pose that is not finite");
+  }
+  for (const animkit::Clip& c : source.clips) {
+    if (std::string e = c.validate(source.skeleton.num_joints()); !e.empty())
+      throw Error(fmt::format("animation '{}': {}", c.name, e));
+  }
   const animkit::Skeleton names = neutral_skeleton(skeleton);
   JointMatch match = match_joints(source, names);
   if (notes != nullptr) notes->insert(notes->end(), match.notes.begin(), match.notes.end());
@@ -445,6 +459,12 @@ std::vector<ClipImport> import_clips(const Animated& source, const Skeleton& ske
                               clip.name, clip.duration, kMaxFrame, kMaxFrame / kClipRate));
     }
     ci.frames = static_cast<int>(frames);
+    // The glTF is sampled once per frame per joint (a quaternion and a vector each).
+    if ((frames + 1) * static_cast<double>(names.num_joints()) > kMaxSamples) {
+      throw Error(fmt::format("animation '{}': {} frames of {} joints is more than the {} samples "
+                              "import takes",
+                              clip.name, ci.frames + 1, names.num_joints(), kMaxSamples));
+    }
     bool scaled = false;
     for (const JointTracks& jt : clip.joints)
       for (const Vec3& s : jt.scale.values) scaled |= length(s - Vec3{1, 1, 1}) > 1e-6f;

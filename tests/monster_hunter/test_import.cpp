@@ -313,8 +313,12 @@ TEST(MhImport, AnEditedChannelKeepsItsKeyLayout) {
       EXPECT_EQ(c.keys[k].frame, b.keys[k].frame);
       EXPECT_EQ(c.keys[k].value, b.keys[k].value + (b.bit == bits::kRotX ? 100 : 0)) << i << " " << k;
       // The never-played first ease_in / last ease_out are written as zero.
-      if (k > 0) EXPECT_EQ(c.keys[k].ease_in, b.keys[k].ease_in) << i << " " << k;
-      if (k + 1 < b.keys.size()) EXPECT_EQ(c.keys[k].ease_out, b.keys[k].ease_out) << i << " " << k;
+      if (k > 0) {
+        EXPECT_EQ(c.keys[k].ease_in, b.keys[k].ease_in) << i << " " << k;
+      }
+      if (k + 1 < b.keys.size()) {
+        EXPECT_EQ(c.keys[k].ease_out, b.keys[k].ease_out) << i << " " << k;
+      }
     }
   }
   EXPECT_LE(engine_error(m.skeleton, pack, a, clip_named(a, "entry_002"), 2), 2 * (1 + 1e-6));

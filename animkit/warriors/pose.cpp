@@ -1,5 +1,7 @@
 #include "animkit/warriors/pose.h"
 
+#include <cmath>
+
 namespace animkit::warriors {
 
 // warriors.txt "The pose", parent table.
@@ -79,6 +81,29 @@ WarPose default_pose(Vec3 root_translation) {
 }
 
 namespace {
+// animkit::rotate and animkit::slerp (core/math.cpp) written out here so they inline: the same
+// operations in the same order give the same floats (pose tests compare them with the core
+// functions), and the 34 bones' independent work overlaps instead of waiting on a call each.
+inline Vec3 rotate_inline(Quat q, Vec3 v) {
+  const Vec3 u{q.x, q.y, q.z};
+  const Vec3 t = cross(u, v) * 2.f;
+  return v + t * q.w + cross(u, t);
+}
+inline Quat slerp_inline(Quat a, Quat b, float t) {
+  t = t < 0.f ? 0.f : (t > 1.f ? 1.f : t);
+  float c = dot(a, b);
+  if (c < 0.f) {
+    b = -b;
+    c = -c;
+  }
+  if (c > 0.9995f) return nlerp(a, b, t);
+  const float angle = std::acos(c);
+  const float s = std::sin(angle);
+  const float wa = std::sin((1.f - t) * angle) / s;
+  const float wb = std::sin(t * angle) / s;
+  return {a.x * wa + b.x * wb, a.y * wa + b.y * wb, a.z * wa + b.z * wb, a.w * wa + b.w * wb};
+}
+
 // The motion channels: a tagged side gives way to the other; both tagged keep the lower.
 template <class T, class Mix>
 T blend_motion(const T& a, const T& b, float w, Mix mix) {
@@ -105,7 +130,7 @@ bool in_subtree(int b, int root) {
 void pose_blend_partial(const WarPose& lower, const WarPose& upper, float weight, WarPose& out,
                         int bone) {
   const auto vlerp = [](Vec3 a, Vec3 b, float t) { return lerp(a, b, t); };
-  const auto qslerp = [](Quat a, Quat b, float t) { return slerp(a, b, t); };
+  const auto qslerp = [](Quat a, Quat b, float t) { return slerp_inline(a, b, t); };
   const bool all = bone < 0;
   out.root_velocity = all || in_subtree(0, bone)
                           ? blend_motion(lower.root_velocity, upper.root_velocity, weight, vlerp)
@@ -135,7 +160,7 @@ void build_bone_matrices(const WarPose& pose, const std::array<Vec3, kNumBones>&
   for (int b = 2; b < kNumBones; ++b) {
     const BoneTransform& p = out[kParents[b]];
     out[b].rotation = p.rotation * pose.rotations[b];
-    out[b].position = p.position + rotate(p.rotation, offsets[b]);
+    out[b].position = p.position + rotate_inline(p.rotation, offsets[b]);
   }
 }
 

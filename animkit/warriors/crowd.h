@@ -33,7 +33,8 @@ class Crowd {
   int threads() const;
 
   // Every character's update, in parallel: characters share only their clips (read-only); each
-  // thread samples on its own workspace, so the transient poses stay in its cache.
+  // thread samples on its own workspace, so the transient poses stay in its cache, and asks for
+  // the next character's state ahead of its update (CharacterInstance::prefetch).
   void update(float dt);
 
  private:

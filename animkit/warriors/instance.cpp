@@ -17,6 +17,15 @@ CharacterInstance::CharacterInstance() {
 
 CharacterInstance::~CharacterInstance() = default;
 
+void CharacterInstance::prefetch() const {
+  const char* self = reinterpret_cast<const char*>(this);
+  for (size_t at = 0; at < sizeof(*this); at += 64) __builtin_prefetch(self + at, 1);
+  for (int i = 0; i < count_; ++i) {
+    const char* task = reinterpret_cast<const char*>(stack_[i].get());
+    for (int at = 0; at < 512; at += 64) __builtin_prefetch(task + at, 1);
+  }
+}
+
 AnimTask* CharacterInstance::top() const {
   if (count_ == 0) return nullptr;
   AnimTask* t = stack_[count_ - 1].get();

@@ -94,6 +94,10 @@ class CharacterInstance : public EventSink {
   const std::array<BoneTransform, kNumBones>& bones() const { return bones_; }
   const WarPose& pose() const { return pose_; }
 
+  // Asks the cache for what the next update reads and writes (the instance and its tasks): a
+  // crowd calls it one character ahead, so the misses of one overlap the work of another.
+  void prefetch() const;
+
   int size() const { return count_; }
   AnimTask* task(int i) const { return stack_[i].get(); }
   // The topmost task of a type (for the scenario's targets), or nullptr.

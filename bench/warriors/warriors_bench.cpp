@@ -161,9 +161,9 @@ BENCHMARK(BM_Crowd)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 
-// The same crowd with each character sampling on its own workspace (its pose stack and
-// scratch poses, 4 KB, inside the character as before Crowd): what the shared per-thread
-// workspace saves in cache misses.
+// The same crowd updated as before Crowd: each character sampling on its own workspace (its pose
+// stack and scratch poses, 4 KB, as the instance held them) and no prefetch of the next
+// character: what the shared per-thread workspace and the prefetch save in cache misses.
 void BM_CrowdOwnWorkspace(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
   const int threads = static_cast<int>(state.range(1));

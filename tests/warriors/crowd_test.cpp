@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <random>
 
 #include "animkit/core/registry.h"
 #include "animkit/warriors/builder.h"
@@ -140,6 +141,51 @@ TEST(WarriorsCrowd, OneAndTwoThreadsGiveThePlayersPoses) {
       expect_same(frame_of(one[i]), w, "1 thread, character " + std::to_string(i) + " update " + std::to_string(u));
       expect_same(frame_of(two[i]), w, "2 threads, character " + std::to_string(i) + " update " + std::to_string(u));
       if (HasFailure()) return;
+    }
+  }
+}
+
+// The fast paths of pose.cpp (rotate and slerp inlined, the bone transforms four lanes at a time)
+// give the floats the core functions give, on random poses and offsets.
+Quat random_unit(std::mt19937& rng) {
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  return normalize({u(rng), u(rng), u(rng), u(rng)});
+}
+TEST(WarriorsSpeed, FastPosePathsGiveTheCoreFloats) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(-2.0f, 2.0f);
+  for (int n = 0; n < 2000; ++n) {
+    WarPose pose, other;
+    pose.root_velocity = tagged(Vec3{u(rng), u(rng), u(rng)}, false);
+    pose.root_translation = tagged(Vec3{u(rng), u(rng), u(rng)}, false);
+    other.root_velocity = tagged(Vec3{u(rng), u(rng), u(rng)}, false);
+    other.root_translation = tagged(Vec3{u(rng), u(rng), u(rng)}, false);
+    std::array<Vec3, kNumBones> offsets;
+    for (int b = 0; b < kNumBones; ++b) {
+      pose.rotations[b] = tagged(random_unit(rng), false);
+      // Half the time a near neighbour, so slerp's nlerp branch (cos > 0.9995) is taken too.
+      other.rotations[b] = tagged(n % 2 ? normalize(pose.rotations[b] * Quat{0.01f * u(rng), 0, 0, 1})
+                                        : random_unit(rng), false);
+      offsets[b] = {u(rng), u(rng), u(rng)};
+    }
+    std::array<BoneTransform, kNumBones> got;
+    build_bone_matrices(pose, offsets, got);
+    std::array<BoneTransform, kNumBones> want;
+    want[0] = got[0];
+    want[1] = {pose.root_translation, pose.rotations[1]};
+    for (int b = 2; b < kNumBones; ++b) {
+      const BoneTransform& p = want[kParents[b]];
+      want[b].rotation = p.rotation * pose.rotations[b];
+      want[b].position = p.position + rotate(p.rotation, offsets[b]);
+    }
+    ASSERT_TRUE(same_bits(got, want)) << n;
+    const float w = std::uniform_real_distribution<float>(0.0f, 1.0f)(rng);
+    WarPose blended;
+    pose_blend_partial(pose, other, w, blended);
+    for (int b = 0; b < kNumBones; ++b) {
+      ASSERT_TRUE(same_bits(blended.rotations[b],
+                            tagged(slerp(pose.rotations[b], other.rotations[b], w), false)))
+          << n << " bone " << b;
     }
   }
 }

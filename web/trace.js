@@ -41,11 +41,28 @@ export function parseTrace(text) {
   return lines;
 }
 
-// Is this buffer a pose trace? (glTF binaries start with "glTF"; JSON glTF has no "update".)
+// A `play --json` trace made without --pose: it names the updates but holds no pose to show.
+function isTraceWithoutPose(text) {
+  const first = text.indexOf('\n');
+  try {
+    const j = JSON.parse(first < 0 ? text : text.slice(0, first));
+    return !!j && typeof j === 'object' && typeof j.update === 'number' && Array.isArray(j.tasks) && !j.pose;
+  } catch {
+    return false;
+  }
+}
+
+// The trace's lines when the buffer is a pose trace, else null (glTF binaries start with "glTF";
+// JSON glTF has no "update"); a trace made without --pose is an error that says so.
 export function traceFromBuffer(buffer) {
   const bytes = new Uint8Array(buffer, 0, Math.min(4, buffer.byteLength));
   if (bytes.length === 4 && String.fromCharCode(...bytes) === 'glTF') return null;
-  return parseTrace(new TextDecoder().decode(buffer));
+  const text = new TextDecoder().decode(buffer);
+  const lines = parseTrace(text);
+  if (!lines && isTraceWithoutPose(text)) {
+    throw new Error('a trace without the pose: make it with `animkit play SCENARIO --pose --json`');
+  }
+  return lines;
 }
 
 function base64(floats) {

@@ -136,6 +136,14 @@ async function main() {
   const local = await page.evaluate(() => window.viewer.files()[1]);
   check(local.trace && local.clips.join() === 'fight' && local.joints === 34, 'a local file fight.txt opens as a trace too');
 
+  // A trace made without --pose is refused with a word, not taken for a glTF.
+  const bare = execFileSync(animkit, ['play', path.join(tmp, 'warriors-scenario.json'), '--json'], { encoding: 'utf8' });
+  await page.setInputFiles('#open', { name: 'bare.jsonl', mimeType: 'text/plain', buffer: Buffer.from(bare) });
+  await page.waitForFunction(() => document.getElementById('status').textContent.includes('bare.jsonl'), null, { timeout: 10_000 });
+  const said = await page.evaluate(() => document.getElementById('status').textContent);
+  check(said.includes('--pose') && (await page.evaluate(() => window.viewer.files().length)) === 2,
+    `a trace without the pose is refused: "${said}"`);
+
   fs.mkdirSync(outDir, { recursive: true });
   const shot = path.join(outDir, 'trace.png');
   await page.evaluate(() => window.viewer.setTime(45 / 30));

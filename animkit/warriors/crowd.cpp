@@ -16,8 +16,7 @@ void update_character(CharacterInstance& c, float dt, SampleWorkspace& work) {
 }
 
 struct Crowd::Parallel {
-  explicit Parallel(int threads)
-      : arena(threads > 0 ? threads : tbb::task_arena::automatic) {}
+  explicit Parallel(int threads) : arena(threads > 0 ? threads : tbb::task_arena::automatic) {}
   tbb::task_arena arena;
   tbb::enumerable_thread_specific<SampleWorkspace> work;
 };

@@ -131,12 +131,15 @@ inline void compose_sse(const BoneTransform& parent, const Quat& local, const Ve
   // x: aw bx + ax bw + ay bz - az by; y: aw by - ax bz + ay bw + az bx;
   // z: aw bz + ax by - ay bx + az bw; w: aw bw - ax bx - ay by - az bz.
   __m128 r = _mm_mul_ps(lane<3>(a), bq);
-  r = _mm_add_ps(r, negate_lanes(_mm_mul_ps(lane<0>(a), _mm_shuffle_ps(bq, bq, _MM_SHUFFLE(0, 1, 2, 3))),
-                                 _mm_set_ps(-0.f, 0.f, -0.f, 0.f)));
-  r = _mm_add_ps(r, negate_lanes(_mm_mul_ps(lane<1>(a), _mm_shuffle_ps(bq, bq, _MM_SHUFFLE(1, 0, 3, 2))),
-                                 _mm_set_ps(-0.f, -0.f, 0.f, 0.f)));
-  r = _mm_add_ps(r, negate_lanes(_mm_mul_ps(lane<2>(a), _mm_shuffle_ps(bq, bq, _MM_SHUFFLE(2, 3, 0, 1))),
-                                 _mm_set_ps(-0.f, 0.f, 0.f, -0.f)));
+  r = _mm_add_ps(
+      r, negate_lanes(_mm_mul_ps(lane<0>(a), _mm_shuffle_ps(bq, bq, _MM_SHUFFLE(0, 1, 2, 3))),
+                      _mm_set_ps(-0.f, 0.f, -0.f, 0.f)));
+  r = _mm_add_ps(
+      r, negate_lanes(_mm_mul_ps(lane<1>(a), _mm_shuffle_ps(bq, bq, _MM_SHUFFLE(1, 0, 3, 2))),
+                      _mm_set_ps(-0.f, -0.f, 0.f, 0.f)));
+  r = _mm_add_ps(
+      r, negate_lanes(_mm_mul_ps(lane<2>(a), _mm_shuffle_ps(bq, bq, _MM_SHUFFLE(2, 3, 0, 1))),
+                      _mm_set_ps(-0.f, 0.f, 0.f, -0.f)));
   _mm_storeu_ps(&out.rotation.x, r);
   // rotate: t = cross(u, v) x 2; v + t w + cross(u, t); then the parent's position added.
   const __m128 v = load3(offset);

@@ -29,8 +29,9 @@ struct Frame {
   size_t events = 0;
 };
 Frame frame_of(const CharacterInstance& c) {
-  return {c.pose(), c.bones(), c.human.position, c.human.velocity, c.human.heading,
-          c.human.state_flags, c.human.playing_anim, c.size(), c.events().size()};
+  return {c.pose(),         c.bones(),           c.human.position,     c.human.velocity,
+          c.human.heading,  c.human.state_flags, c.human.playing_anim, c.size(),
+          c.events().size()};
 }
 template <class T>
 bool same_bits(const T& a, const T& b) {
@@ -73,7 +74,8 @@ Json scenario_of(int k) {
             Json{{"at", 0},
                  {"do", "change"},
                  {"fade", 0.2f * static_cast<float>(k)},
-                 {"task", {{"do", "gait"}, {"anims", {4, 5, 6, 6, 6}}, {"value", 0}, {"flags", 0x2c1}}}},
+                 {"task",
+                  {{"do", "gait"}, {"anims", {4, 5, 6, 6, 6}}, {"value", 0}, {"flags", 0x2c1}}}},
             Json{{"at", 0}, {"do", "gait_value"}, {"value", k % 4}},
             Json{{"at", 0}, {"do", "gait_target"}, {"value", (k + 2) % 4}}})}};
 }
@@ -119,7 +121,8 @@ TEST(WarriorsCrowd, OneAndTwoThreadsGiveThePlayersPoses) {
   EXPECT_FALSE(same_bits(want[1][10].pose, want[1][60].pose));
   EXPECT_NE(want[5][5].tasks, want[5][80].tasks);
   EXPECT_GT(want[2].back().position.y * want[2].back().position.y +
-                want[2].back().position.x * want[2].back().position.x, 0.0f);
+                want[2].back().position.x * want[2].back().position.x,
+            0.0f);
 
   // 300 characters: five work items of 64, so two threads share them.
   constexpr int kCharacters = 300;
@@ -138,8 +141,10 @@ TEST(WarriorsCrowd, OneAndTwoThreadsGiveThePlayersPoses) {
     two.update(kDt);
     for (int i = 0; i < kCharacters; ++i) {
       const Frame& w = want[i % kKinds][u];
-      expect_same(frame_of(one[i]), w, "1 thread, character " + std::to_string(i) + " update " + std::to_string(u));
-      expect_same(frame_of(two[i]), w, "2 threads, character " + std::to_string(i) + " update " + std::to_string(u));
+      expect_same(frame_of(one[i]), w,
+                  "1 thread, character " + std::to_string(i) + " update " + std::to_string(u));
+      expect_same(frame_of(two[i]), w,
+                  "2 threads, character " + std::to_string(i) + " update " + std::to_string(u));
       if (HasFailure()) return;
     }
   }
@@ -164,8 +169,9 @@ TEST(WarriorsSpeed, FastPosePathsGiveTheCoreFloats) {
     for (int b = 0; b < kNumBones; ++b) {
       pose.rotations[b] = tagged(random_unit(rng), false);
       // Half the time a near neighbour, so slerp's nlerp branch (cos > 0.9995) is taken too.
-      other.rotations[b] = tagged(n % 2 ? normalize(pose.rotations[b] * Quat{0.01f * u(rng), 0, 0, 1})
-                                        : random_unit(rng), false);
+      other.rotations[b] = tagged(
+          n % 2 ? normalize(pose.rotations[b] * Quat{0.01f * u(rng), 0, 0, 1}) : random_unit(rng),
+          false);
       offsets[b] = {u(rng), u(rng), u(rng)};
     }
     std::array<BoneTransform, kNumBones> got;

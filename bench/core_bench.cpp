@@ -2,8 +2,9 @@
 // 64 joints, a 10 s clip keyed at 30 keys/s with translation, rotation and scale keys on every
 // joint. Prints ns per joint (the median of repeated runs) for today's AoS jobs and for the
 // runtime clip + SoA SIMD jobs (issue 16), next to ozz's figures measured on this machine, and
-// the same jobs on 256 joints. Short run: bench_core --benchmark_min_time=0.05
-// --benchmark_repetitions=3.
+// the same jobs on 256 joints; then the exact runtime clip against SamplingJob for the CLI's
+// many-frame sampling (issue 16 item 3: the compile is inside the timing).
+// Short run: bench_core --benchmark_min_time=0.05 --benchmark_repetitions=3.
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
@@ -238,6 +239,58 @@ void BM_SoaPipeline(benchmark::State& state) {
   SetPerJoint(state, w.joints);
 }
 
+// ---- issue 16 item 3: the CLI's many-frame sampling, neutral vs the exact runtime clip ----------
+
+void BM_SoaSampleForwardExact(benchmark::State& state) {
+  Workload& w = W(state.range(0));
+  const RuntimeClip clip(w.a.clips[0], w.a.skeleton.rest, RuntimePrecision::kExact);
+  RuntimeCursor cursor;
+  float t = 0;
+  for (auto _ : state) {
+    SoaSamplingJob{&clip, t, &cursor, &w.soa[0], {}}.run();
+    benchmark::DoNotOptimize(w.soa[0].data.data());
+    t += 1.f / 60;
+    if (t > 10) t = 0;
+  }
+  SetPerJoint(state, w.joints);
+}
+
+// What `pose` does per call (minus the JSON): a clip at `frames` times 1/60 s apart, each into
+// model space (LocalToModelJob, as the verb). Arg 0: the clip (0: the 64-joint workload, 1: the
+// arm's "bend", nlerp + one Hermite track; 2: the arm's "wave", slerp); arg 1: frames; arg 2:
+// 0 SamplingJob, 1 the exact runtime clip, compiled inside the timing.
+void BM_Frames(benchmark::State& state) {
+  static const Animated arm = synthetic_arm();
+  const Animated& a = state.range(0) == 0 ? W(64).a : arm;
+  const Clip& clip = a.clips[state.range(0) == 2 ? 0 : std::min<int64_t>(state.range(0), 1)];
+  const int frames = static_cast<int>(state.range(1));
+  const size_t n = a.skeleton.num_joints();
+  std::vector<Transform> locals(n);
+  std::vector<Mat4> model(n);
+  SoaPose soa(n);
+  for (auto _ : state) {
+    if (state.range(2) == 0) {
+      SamplingCursor cursor;
+      for (int f = 0; f < frames; ++f) {
+        SamplingJob{&clip, f / 60.f, &cursor, a.skeleton.rest, locals, {}}.run();
+        LocalToModelJob{&a.skeleton, locals, nullptr, model}.run();
+      }
+    } else {
+      const RuntimeClip runtime(clip, a.skeleton.rest, RuntimePrecision::kExact);
+      RuntimeCursor cursor;
+      for (int f = 0; f < frames; ++f) {
+        SoaSamplingJob{&runtime, f / 60.f, &cursor, &soa, {}}.run();
+        soa.copy_to(locals);
+        LocalToModelJob{&a.skeleton, locals, nullptr, model}.run();
+      }
+    }
+    benchmark::DoNotOptimize(model.data());
+  }
+  SetPerJoint(state, static_cast<int>(n) * frames);
+}
+BENCHMARK(BM_SoaSampleForwardExact)->Arg(64)->Arg(256);
+BENCHMARK(BM_Frames)->ArgsProduct({{0, 1, 2}, {1, 4, 8, 16, 60, 600}, {0, 1}});
+
 #define ANIMKIT_BENCH_JOB(aos, soa)   \
   BENCHMARK(aos)->Arg(64)->Arg(256); \
   BENCHMARK(soa)->Arg(64)->Arg(256)
@@ -290,6 +343,31 @@ class TableReporter : public benchmark::ConsoleReporter {
       std::printf("%-26s %8.2f %8.2f %8.2f %8.2f %8.2f | %8.2f %8.2f\n", r.name, a, s, r.ozz,
                   a / r.ozz, s / r.ozz, get(r.aos, 256), get(r.soa, 256));
     }
+    std::printf("\nexact runtime clip (RuntimePrecision::kExact, bit-identical to SamplingJob), 64 joints: "
+                "sample forward %.2f ns/joint (compact %.2f, SamplingJob %.2f)\n",
+                get("BM_SoaSampleForwardExact", 64), get("BM_SoaSampleForward", 64),
+                get("BM_SampleForward", 64));
+    std::printf("frames (pose's work: sample + local-to-model per time, the runtime clip compiled "
+                "inside the timing), ns per joint per frame\n");
+    std::printf("%-34s %8s %8s %8s %8s %8s %8s\n", "clip / frames", "1", "4", "8", "16", "60", "600");
+    const char* clips[] = {"64-joint workload (nlerp)", "arm 'bend' (nlerp + Hermite)", "arm 'wave' (slerp)"};
+    for (int c = 0; c < 3; ++c) {
+      for (int path = 0; path < 2; ++path) {
+        std::printf("%-34s", (std::string(clips[c]) + (path ? " runtime" : " neutral")).c_str());
+        for (int f : {1, 4, 8, 16, 60, 600}) {
+          std::printf(" %8.2f", frames(c, f, path));
+        }
+        std::printf("\n");
+      }
+      std::printf("%-34s", "  runtime / neutral");
+      for (int f : {1, 4, 8, 16, 60, 600}) std::printf(" %8.2f", frames(c, f, 1) / frames(c, f, 0));
+      std::printf("\n");
+    }
+  }
+  double frames(int clip, int count, int path) const {
+    auto it = results_.find("BM_Frames/" + std::to_string(clip) + "/" + std::to_string(count) + "/" +
+                            std::to_string(path));
+    return it == results_.end() ? NAN : it->second;
   }
 
  private:

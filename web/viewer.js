@@ -1,8 +1,10 @@
-// The animkit viewer: loads .glb files (animkit's glTF export), lists their clips, plays them
-// side by side, and exposes window.viewer for scripts and tests (tests/web/viewer.test.mjs).
+// The animkit viewer: loads .glb files (animkit's glTF export) and pose traces (`animkit play
+// SCENARIO --pose --json`, web/trace.js), lists their clips, plays them side by side, and exposes
+// window.viewer for scripts and tests (tests/web/viewer.test.mjs, tests/web/trace.test.mjs).
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { traceFromBuffer, traceToGltf } from './trace.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -84,18 +86,43 @@ function addFile(gltf, src, name) {
   const joints = skin ? skin.joints.slice() : (json.nodes || []).map((_, i) => i);
   files.push({ src, name, gltf, clips, joints, index });
   const li = document.createElement('li');
-  li.textContent = `${name} — ${joints.length} joints, ${clips.length} clips`;
+  const trace = clips.length === 1 && clips[0].clip && (json.animations[0].extras || {}).trace;
+  li.textContent = trace
+    ? `${name} — pose trace, ${json.animations[0].extras.updates} updates, ${joints.length} bones`
+    : `${name} — ${joints.length} joints, ${clips.length} clips`;
   $('files').append(li);
   refreshClipLists();
   return index;
 }
 
+// What a file holds is told by its content, not its name: a pose trace (JSON lines with "pose"),
+// else glTF (binary or JSON).
+function clipName(name) {
+  return name.replace(/\.(jsonl|json|trace|txt|log)$/i, '');
+}
+async function loadTrace(buffer, src, name) {
+  const lines = traceFromBuffer(buffer);
+  if (!lines) return null;
+  const gltf = await loader.parseAsync(JSON.stringify(traceToGltf(lines, clipName(name))), '');
+  const index = addFile(gltf, src, name);
+  files[index].trace = { updates: lines.length };
+  return index;
+}
+
 async function loadUrl(src) {
-  const gltf = await loader.loadAsync(src);
-  return addFile(gltf, src, decodeURIComponent(src.split('/').pop()));
+  const name = decodeURIComponent(src.split('/').pop());
+  const r = await fetch(src);
+  if (!r.ok) throw new Error(`${src}: HTTP ${r.status}`);
+  const buffer = await r.arrayBuffer();
+  const traced = await loadTrace(buffer, src, name);
+  if (traced !== null) return traced;
+  const base = src.slice(0, src.lastIndexOf('/') + 1);  // a .gltf's own files lie beside it
+  return addFile(await loader.parseAsync(buffer, base), src, name);
 }
 
 async function loadBuffer(buffer, name) {
+  const traced = await loadTrace(buffer, null, name);
+  if (traced !== null) return traced;
   const gltf = await loader.parseAsync(buffer, '');
   return addFile(gltf, null, name);
 }
@@ -158,6 +185,9 @@ function makeSlot(i, id) {
     j.parent = p || null;
   }
   const holder = new THREE.Group();
+  // A pose trace is in the game's space, z up: stood up in the view's y-up world (model-space
+  // values, read relative to the holder, are unchanged).
+  if (file.trace) holder.rotation.x = -Math.PI / 2;
   holder.add(root);
   scene.add(holder);
   const mixer = clip.clip ? new THREE.AnimationMixer(root) : null;
@@ -274,7 +304,7 @@ function layout() {
   const box = new THREE.Box3();
   for (const s of live) {
     box.expandByObject(s.trail);
-    box.union(s.box.clone().translate(s.holder.position));
+    box.union(s.box.clone().applyMatrix4(s.holder.matrixWorld));  // placed (and stood up)
   }
   const center = box.getCenter(new THREE.Vector3());
   const radius = Math.max(box.getSize(new THREE.Vector3()).length() * 0.5, 1e-3);
@@ -521,7 +551,7 @@ ready.catch((err) => status(`error: ${err.message || err}`));
 window.viewer = {
   THREE,
   ready,
-  files: () => files.map((f) => ({ src: f.src, name: f.name, joints: f.joints.length, clips: f.clips.map((c) => c.name) })),
+  files: () => files.map((f) => ({ src: f.src, name: f.name, joints: f.joints.length, clips: f.clips.map((c) => c.name), trace: !!f.trace })),
   clips: () => files.flatMap((f) => f.clips.map((c) => ({ file: f.name, name: c.name, duration: c.duration, frameRate: c.frameRate, looping: c.looping, events: c.events }))),
   // The clip shown on the left (slot 0) or right (slot 1), chosen by name or "file:clip" index.
   setClip: (name, slot = 0) => setClip(name === null ? null : (/^\d+:\d+$/.test(name) ? name : findClip(name)), slot),

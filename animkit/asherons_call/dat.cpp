@@ -10,6 +10,7 @@
 #include "animkit/asherons_call/mapped_file.h"
 #include "animkit/core/error.h"
 #include "animkit/core/limits.h"
+#include "animkit/core/text.h"
 
 namespace animkit::asherons_call {
 
@@ -278,13 +279,11 @@ std::vector<uint8_t> DatFile::read_object(uint32_t id) const {
 }
 
 Json to_json(const DatHeader& h) {
-  std::string version;
-  for (uint8_t c : h.preamble) {
-    if (c == 0) break;
-    version += (c >= 0x20 && c < 0x7F) ? static_cast<char>(c) : '?';
-  }
-  std::string major;
-  for (uint8_t b : h.version_major) major += fmt::format("{:02x}", b);
+  // The version string up to its NUL, as core printable text (ASCII kept, other bytes \xNN).
+  size_t n = 0;
+  while (n < h.preamble.size() && h.preamble[n] != 0) ++n;
+  const std::string version = printable(std::span<const uint8_t>(h.preamble.data(), n), Keep::kAscii);
+  const std::string major = to_hex(h.version_major);
   Json j{{"magic", hex32(h.magic)},
          {"block_size", h.block_size},
          {"file_size", h.file_size},

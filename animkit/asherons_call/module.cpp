@@ -7,8 +7,10 @@
 
 #include "animkit/asherons_call/assets.h"
 #include "animkit/asherons_call/command_ids.h"
+#include "animkit/asherons_call/creature.h"
 #include "animkit/asherons_call/dat.h"
 #include "animkit/asherons_call/dat_objects.h"
+#include "animkit/asherons_call/import.h"
 #include "animkit/asherons_call/neutral.h"
 #include "animkit/asherons_call/player.h"
 #include "animkit/asherons_call/synthetic.h"
@@ -43,11 +45,61 @@ std::optional<Parts> parts_option(const Options& options) {
   return load_parts(it->second);
 }
 
+// A number as `--id` takes one ("0x02000001" or decimal), not a file name.
+bool is_object_id(const std::string& text) {
+  try {
+    const uint32_t id = parse_command(text);
+    return !command_id(text) && id != 0;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+CreatureOptions creature_options(const Options& options) {
+  CreatureOptions o;
+  if (auto it = options.find("rig"); it != options.end()) {
+    if (it->second == "flat")
+      o.rig = Rig::kFlat;
+    else if (it->second == "parents")
+      o.rig = Rig::kParents;
+    else
+      throw Error(fmt::format("--rig {}: expected flat or parents", it->second));
+  }
+  return o;
+}
+
+// `--setup`: a Setup file (binary), or with a dat the id of one of its Setups.
+std::optional<Setup> setup_option(const Options& options, const DatFile* dat) {
+  auto it = options.find("setup");
+  if (it == options.end()) return std::nullopt;
+  if (is_object_id(it->second)) {
+    const uint32_t id = parse_command(it->second);
+    if (!dat) {
+      throw Error(fmt::format("--setup {} names a dat object: open the dat (DAT --setup {})",
+                              it->second, it->second));
+    }
+    if ((id >> 24) != kTypeSetup)
+      throw Error(fmt::format("--setup {}: not a Setup id (0x02xxxxxx)", it->second));
+    return setup_from_dat(*dat, id);
+  }
+  const std::vector<uint8_t> bytes = read_file(it->second);
+  try {
+    return read_setup(bytes);
+  } catch (const Error& e) {
+    throw e.with_file(it->second);
+  }
+}
+
 class MotionTableDocument : public Document {
  public:
   MotionTableDocument(MotionTable table, std::optional<AnimationStore> store,
-                      std::optional<Parts> parts)
-      : table_(std::move(table)), store_(std::move(store)), parts_(std::move(parts)) {}
+                      std::optional<Parts> parts, std::optional<Setup> setup = std::nullopt,
+                      CreatureOptions creature = {})
+      : table_(std::move(table)),
+        store_(std::move(store)),
+        parts_(std::move(parts)),
+        setup_(std::move(setup)),
+        creature_(creature) {}
 
   Json info() const override {
     size_t links = 0;
@@ -107,6 +159,8 @@ class MotionTableDocument : public Document {
     return out;
   }
   std::optional<Animated> to_neutral() const override {
+    if (setup_) return creature_to_neutral(*setup_, &table_, store_ ? *store_ : AnimationStore{},
+                                           creature_);
     if (!store_) return std::nullopt;
     return table_to_neutral(table_, *store_, parts_ ? &*parts_ : nullptr);
   }
@@ -115,12 +169,18 @@ class MotionTableDocument : public Document {
   MotionTable table_;
   std::optional<AnimationStore> store_;
   std::optional<Parts> parts_;
+  std::optional<Setup> setup_;  // --setup: the creature's skeleton (container page 6)
+  CreatureOptions creature_;
 };
 
 class AnimationDocument : public Document {
  public:
-  AnimationDocument(Animation a, std::optional<Parts> parts)
-      : a_(std::move(a)), parts_(std::move(parts)) {}
+  AnimationDocument(Animation a, std::optional<Parts> parts,
+                    std::optional<Setup> setup = std::nullopt, CreatureOptions creature = {})
+      : a_(std::move(a)),
+        parts_(std::move(parts)),
+        setup_(std::move(setup)),
+        creature_(creature) {}
   Json info() const override {
     size_t hooks = 0;
     for (const AnimationFrame& f : a_.frames) hooks += f.hooks.size();
@@ -133,12 +193,15 @@ class AnimationDocument : public Document {
   }
   Json dump() const override { return to_json(a_); }
   std::optional<Animated> to_neutral() const override {
+    if (setup_) return creature_animation_to_neutral(*setup_, a_, 30.0f, creature_);
     return animation_to_neutral(a_, parts_ ? &*parts_ : nullptr);
   }
 
  private:
   Animation a_;
   std::optional<Parts> parts_;
+  std::optional<Setup> setup_;
+  CreatureOptions creature_;
 };
 
 std::optional<AnimationStore> store_option(const Options& options) {
@@ -162,12 +225,18 @@ Format make_format(std::string name, std::string description, bool json, bool ta
       MotionTable t = json ? motion_table_from_json(parse_json(text_of(bytes), path.string()))
                            : read_motion_table(bytes);
       return std::make_unique<MotionTableDocument>(std::move(t), store_option(options),
-                                                   parts_option(options));
+                                                   parts_option(options),
+                                                   setup_option(options, nullptr),
+                                                   creature_options(options));
     }
     Animation a = json ? animation_from_json(parse_json(text_of(bytes), path.string()))
                        : read_animation(bytes);
-    return std::make_unique<AnimationDocument>(std::move(a), parts_option(options));
+    return std::make_unique<AnimationDocument>(std::move(a), parts_option(options),
+                                               setup_option(options, nullptr),
+                                               creature_options(options));
   };
+  // `animkit import --as ac-animation[-json]` (issue 17 item 4).
+  if (!table) f.import_gltf = [json](const ImportRequest& r) { return import_animation(r, json); };
   return f;
 }
 
@@ -188,9 +257,18 @@ class DatObjectDocument : public Document {
   DatEntry e_;
 };
 
+// A Setup: `info`/`dump` its fields; exported (view, plot) as the creature with its motion
+// table's clips, or one animation's (container page 6).
 class SetupDocument : public Document {
  public:
-  explicit SetupDocument(Setup s) : s_(std::move(s)) {}
+  explicit SetupDocument(Setup s, std::optional<MotionTable> table = std::nullopt,
+                         AnimationStore store = {}, std::optional<Animation> animation = {},
+                         CreatureOptions creature = {})
+      : s_(std::move(s)),
+        table_(std::move(table)),
+        store_(std::move(store)),
+        animation_(std::move(animation)),
+        creature_(creature) {}
   Json info() const override {
     return Json{{"kind", "setup"},
                 {"id", hex32(s_.id)},
@@ -200,9 +278,24 @@ class SetupDocument : public Document {
                 {"default_motion_table", hex32(s_.default_motion_table)}};
   }
   Json dump() const override { return to_json(s_); }
+  std::optional<Animated> to_neutral() const override {
+    if (animation_) return creature_animation_to_neutral(s_, *animation_, 30.0f, creature_);
+    Animated a = creature_to_neutral(s_, table_ ? &*table_ : nullptr, store_, creature_);
+    if (!table_) {
+      a.notes.push_back(s_.default_motion_table
+                            ? fmt::format("motion table {} is not in the dat: no clips",
+                                          hex32(s_.default_motion_table))
+                            : std::string("the Setup names no motion table: no clips (--id picks one)"));
+    }
+    return a;
+  }
 
  private:
   Setup s_;
+  std::optional<MotionTable> table_;
+  AnimationStore store_;
+  std::optional<Animation> animation_;
+  CreatureOptions creature_;
 };
 
 class DatDocument : public Document {
@@ -274,8 +367,37 @@ uint32_t id_option(const std::string& text) {
 }
 
 // `DAT --id 0x09000001`: the object as the document the loose file would give.
+// `DAT --setup 0x02000001 [--id TABLE|ANIMATION]` (or `--id` a Setup): the creature with the
+// Setup's default motion table, or the table / animation `--id` picks.
+std::unique_ptr<Document> open_creature(const DatFile& dat, Setup setup, const Options& options) {
+  auto it = options.find("id");
+  uint32_t id = setup.default_motion_table;
+  if (it != options.end() && options.count("setup")) id = id_option(it->second);
+  const uint8_t type = static_cast<uint8_t>(id >> 24);
+  if (id != 0 && type == kTypeAnimation) {
+    return std::make_unique<SetupDocument>(std::move(setup), std::nullopt, AnimationStore{},
+                                           animation_from_dat(dat, id), creature_options(options));
+  }
+  if (id != 0 && type != kTypeMotionTable) {
+    throw Error(fmt::format("--id {} with --setup: expected a motion table (0x09) or an "
+                            "animation (0x03)",
+                            hex32(id)));
+  }
+  const bool named = it != options.end() && options.count("setup");
+  if (id == 0 || (!named && !dat.find(id))) {
+    return std::make_unique<SetupDocument>(std::move(setup), std::nullopt, AnimationStore{},
+                                           std::nullopt, creature_options(options));
+  }
+  MotionTable t = motion_table_from_dat(dat, id);
+  AnimationStore store = animations_for(dat, t);
+  return std::make_unique<SetupDocument>(std::move(setup), std::move(t), std::move(store),
+                                         std::nullopt, creature_options(options));
+}
+
 std::unique_ptr<Document> open_dat(const std::filesystem::path& path, const Options& options) {
   DatFile dat = DatFile::open(path);
+  if (std::optional<Setup> setup = setup_option(options, &dat))
+    return open_creature(dat, std::move(*setup), options);
   auto it = options.find("id");
   if (it == options.end()) return std::make_unique<DatDocument>(std::move(dat));
   const uint32_t id = id_option(it->second);
@@ -289,7 +411,7 @@ std::unique_ptr<Document> open_dat(const std::filesystem::path& path, const Opti
   if (type == kTypeAnimation) {
     return std::make_unique<AnimationDocument>(animation_from_dat(dat, id), parts_option(options));
   }
-  if (type == kTypeSetup) return std::make_unique<SetupDocument>(setup_from_dat(dat, id));
+  if (type == kTypeSetup) return open_creature(dat, setup_from_dat(dat, id), options);
   const std::optional<DatEntry> e = dat.find(id);
   if (!e) throw Error(fmt::format("object {} is not in the dat", hex32(id)));
   return std::make_unique<DatObjectDocument>(*e);
@@ -388,6 +510,15 @@ void demo(DemoContext& ctx) {
   ctx.out << fmt::format("asherons_call: wrote {} (trace) and {} ({} clips)\n",
                          (dir / "trace.jsonl").string(), (dir / "humanoid.glb").string(),
                          animated.clips.size());
+  // The creature as the client poses it: Setup 0x02000001 of a dat, with its motion table.
+  write_file(dir / "humanoid.dat", humanoid_dat());
+  const Animated creature = open_dat(dir / "humanoid.dat", {{"setup", "0x02000001"}})->to_neutral()
+                                .value();
+  gltf::write(creature, dir / "creature.glb");
+  ctx.out << fmt::format("asherons_call: wrote {} (Setup 0x02000001 + table + animations) and {} "
+                         "({} joints, {} clips)\n",
+                         (dir / "humanoid.dat").string(), (dir / "creature.glb").string(),
+                         creature.skeleton.num_joints(), creature.clips.size());
 }
 
 }  // namespace
@@ -407,7 +538,11 @@ void register_module(Registry& registry) {
   engine.options = {{"motion-table", "Asheron's Call motion table (binary or JSON)"},
                     {"id", "Asheron's Call dat: the object to open, e.g. 0x09000001"},
                     {"animations", "Asheron's Call animation folder (binary or JSON files)"},
-                    {"parts", "Asheron's Call part hierarchy JSON (flat when absent)"}};
+                    {"parts", "Asheron's Call part hierarchy JSON (flat when absent)"},
+                    {"setup", "Asheron's Call Setup: its parts as the skeleton (with a dat, an "
+                              "id such as 0x02000001; else a Setup file)"},
+                    {"rig", "Asheron's Call Setup rig: parents (default: by parent_index) or "
+                            "flat"}};
   engine.open_set = [](const Options& options) -> std::unique_ptr<Document> {
     auto it = options.find("motion-table");
     if (it == options.end()) return nullptr;
@@ -415,7 +550,9 @@ void register_module(Registry& registry) {
     std::optional<AnimationStore> store = store_option(options);
     if (!store) store = AnimationStore{};
     return std::make_unique<MotionTableDocument>(std::move(t), std::move(store),
-                                                 parts_option(options));
+                                                 parts_option(options),
+                                                 setup_option(options, nullptr),
+                                                 creature_options(options));
   };
   engine.play = [](const Json& scenario, const std::filesystem::path& base,
                    const PlayOptions& options,

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "animkit/asherons_call/command_ids.h"
+#include "animkit/asherons_call/dat_writer.h"
 
 namespace animkit::asherons_call {
 
@@ -106,6 +107,36 @@ const char* humanoid_parts_json() {
   return R"({"asherons_call": "parts", "parts": [
   {"name": "pelvis", "parent": -1}, {"name": "torso", "parent": 0}, {"name": "head", "parent": 1},
   {"name": "left_leg", "parent": 0}, {"name": "right_leg", "parent": 0}]})";
+}
+
+Setup humanoid_setup() {
+  Setup s;
+  s.id = 0x02000001;
+  s.flags = kSetupHasParent | kSetupAllowFreeHeading;
+  s.parts = {0x01000001, 0x01000002, 0x01000003, 0x01000004, 0x01000005};
+  s.parent_index = {kNoParent, 0, 1, 0, 0};
+  const Animation pose = synthetic_animation(0x03000000, 1, 5, false);
+  s.placement_frames.push_back({kPlacementDefault, pose.frames[0]});
+  AnimationFrame resting = pose.frames[0];
+  for (AFrame& f : resting.parts) f.origin.z -= 0.1f;
+  resting.parts[1].orientation = axis_angle({1, 0, 0}, 0.2f);
+  s.placement_frames.push_back({kPlacementResting, resting});
+  s.height = 1.8f;
+  s.radius = 0.4f;
+  s.step_up_height = 0.4f;
+  s.step_down_height = 0.4f;
+  s.sorting_sphere = {{0, 0, 0.9f}, 1.0f};
+  s.selection_sphere = {{0, 0, 0.9f}, 1.0f};
+  s.default_motion_table = 0x09000101;
+  return s;
+}
+
+std::vector<uint8_t> humanoid_dat() {
+  std::vector<DatObject> objects;
+  objects.push_back({0x02000001, write_setup(humanoid_setup())});
+  objects.push_back({0x09000101, write_motion_table(humanoid_table())});
+  for (const Animation& a : humanoid_animations()) objects.push_back({a.id, write_animation(a)});
+  return write_dat(std::move(objects));
 }
 
 }  // namespace animkit::asherons_call

@@ -18,6 +18,7 @@
 
 #include "animkit/asherons_call/animation.h"
 #include "animkit/asherons_call/motion_table.h"
+#include "animkit/asherons_call/setup.h"
 
 namespace animkit::asherons_call {
 
@@ -30,5 +31,12 @@ MotionData motion_data(uint32_t anim_id, float framerate = 30.f, Vec3 velocity =
                        Vec3 omega = {}, uint8_t bitfield = 0);
 // The part hierarchy of the humanoid as the parts JSON `--parts` reads.
 const char* humanoid_parts_json();
+// The humanoid's Setup 0x02000001 (container page 5): the 5 parts with parent_index (pelvis,
+// torso, head, left and right leg), placements 0 Default and 101 Resting (a lower stance), and
+// default motion table 0x09000101.
+Setup humanoid_setup();
+// A client_portal-shaped dat of the Setup, the table and its animations (the demo's and the
+// tests' creature).
+std::vector<uint8_t> humanoid_dat();
 
 }  // namespace animkit::asherons_call

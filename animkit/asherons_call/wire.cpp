@@ -356,36 +356,4 @@ void unpack_movement(PhysicsObj& obj, const MovementMessage& m) {
   }
 }
 
-std::vector<uint8_t> parse_hex(const std::string& text) {
-  std::vector<uint8_t> out;
-  int hi = -1;
-  for (char c : text) {
-    int v;
-    if (c >= '0' && c <= '9')
-      v = c - '0';
-    else if (c >= 'a' && c <= 'f')
-      v = c - 'a' + 10;
-    else if (c >= 'A' && c <= 'F')
-      v = c - 'A' + 10;
-    else if (c == ' ' || c == '\n' || c == '\t' || c == ':' || c == '-')
-      continue;
-    else
-      throw Error(fmt::format("hex: unexpected character '{}'", c));
-    if (hi < 0) {
-      hi = v;
-    } else {
-      out.push_back(static_cast<uint8_t>(hi * 16 + v));
-      hi = -1;
-    }
-  }
-  if (hi >= 0) throw Error("hex: odd number of digits");
-  return out;
-}
-
-std::string to_hex(const std::vector<uint8_t>& bytes) {
-  std::string s;
-  for (uint8_t b : bytes) s += fmt::format("{:02x}", b);
-  return s;
-}
-
 }  // namespace animkit::asherons_call

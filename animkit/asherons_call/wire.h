@@ -11,6 +11,7 @@
 #include "animkit/asherons_call/command_ids.h"
 #include "animkit/asherons_call/physics_obj.h"
 #include "animkit/core/reader.h"
+#include "animkit/core/text.h"
 
 namespace animkit::asherons_call {
 
@@ -97,7 +98,6 @@ WireResult dispatch_movement(PhysicsObj& obj, const MovementMessage& m);
 // MovementManager::unpack_movement's type switch.
 void unpack_movement(PhysicsObj& obj, const MovementMessage& m);
 
-std::vector<uint8_t> parse_hex(const std::string& text);
-std::string to_hex(const std::vector<uint8_t>& bytes);
+// Wire messages as hex (scenarios, `ac wire`): core text.h's to_hex / parse_hex.
 
 }  // namespace animkit::asherons_call

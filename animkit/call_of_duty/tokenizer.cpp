@@ -20,22 +20,6 @@ bool has_error(const std::vector<Diagnostic>& diagnostics) {
                      [](const Diagnostic& d) { return d.is_error(); });
 }
 
-LineMap::LineMap(std::string_view text) {
-  starts_.push_back(0);
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\n') starts_.push_back(i + 1);
-  }
-}
-
-int LineMap::line(size_t offset) const {
-  return static_cast<int>(std::upper_bound(starts_.begin(), starts_.end(), offset) -
-                          starts_.begin());
-}
-
-int LineMap::column(size_t offset) const {
-  return static_cast<int>(offset - starts_[line(offset) - 1]) + 1;
-}
-
 LineCursor::Place LineCursor::at(size_t offset) {
   offset = std::min(offset, text_.size());
   if (offset < pos_) {

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "animkit/core/text.h"
+
 namespace animkit::call_of_duty {
 
 struct Token {
@@ -23,17 +25,9 @@ struct Token {
   bool empty() const { return text.empty(); }
 };
 
-// Maps byte offsets to 1-based lines and columns; lines count '\n' bytes (so CRLF files give
-// the same line numbers as LF files).
-class LineMap {
- public:
-  explicit LineMap(std::string_view text);
-  int line(size_t offset) const;
-  int column(size_t offset) const;
-
- private:
-  std::vector<size_t> starts_;  // offset of the first byte of each line
-};
+// Byte offsets to 1-based lines and columns ('\n' counts lines, so CRLF files give the same line
+// numbers as LF files): core text.h's LineMap.
+using animkit::LineMap;
 
 // The same for offsets asked mostly in increasing order (a parse): counts newlines forward from
 // the last answer (and back, for the few places error recovery asks out of order).

@@ -62,9 +62,18 @@ bool curved(const Track<Quat>& t, size_t k) {
   }
 }
 
+// kExact: the tracks the SIMD sampler cannot evaluate as SamplingJob does.
+bool needs_fallback(const Track<Vec3>& t) {
+  return t.size() > 1 && t.interpolation == Interpolation::kHermite;
+}
+bool needs_fallback(const Track<Quat>& t) {
+  return t.size() > 1 &&
+         (t.interpolation == Interpolation::kHermite || t.interpolation == Interpolation::kSlerp);
+}
+
 template <class T>
-void push(Piecewise<T>& out, float time, T v) {
-  if (!out.step && !out.values.empty()) v = aligned(v, out.values.back());
+void push(Piecewise<T>& out, float time, T v, bool align = true) {
+  if (align && !out.step && !out.values.empty()) v = aligned(v, out.values.back());
   out.times.push_back(time);
   out.values.push_back(v);
 }
@@ -92,17 +101,18 @@ void subdivide(const Track<T>& track, uint32_t k, float lo, T vlo, float hi, T v
   subdivide(track, k, mid, out.values.back(), hi, vhi, depth + 1, out);
 }
 
+// kExact keeps the keys as they are (no flip, no subdivision); a fallback track holds `rest`.
 template <class T>
-Piecewise<T> make_piecewise(const Track<T>& track, const T& rest) {
+Piecewise<T> make_piecewise(const Track<T>& track, const T& rest, bool exact) {
   Piecewise<T> out;
-  if (track.empty()) {
+  if (track.empty() || (exact && needs_fallback(track))) {
     out.step = true;
     push(out, 0.f, rest);
   } else {
     out.step = track.interpolation == Interpolation::kStep;
     for (size_t k = 0; k < track.size(); ++k) {
-      push(out, track.times[k], track.values[k]);
-      if (!out.step && k + 1 < track.size() && curved(track, k)) {
+      push(out, track.times[k], track.values[k], !exact);
+      if (!exact && !out.step && k + 1 < track.size() && curved(track, k)) {
         subdivide(track, static_cast<uint32_t>(k), track.times[k], out.values.back(),
                   track.times[k + 1], track.values[k + 1], 0, out);
       }
@@ -122,6 +132,12 @@ void encode(RuntimeClip::Vec3Key& key, Vec3 v) {
 void encode(RuntimeClip::QuatKey& key, Quat q) {
   const float c[4] = {q.x, q.y, q.z, q.w};
   for (int i = 0; i < 4; ++i) key.v[i] = RuntimeClip::quantize(c[i]);
+}
+void encode(RuntimeClip::ExactQuatKey& key, Quat q) {
+  key.v[0] = q.x;
+  key.v[1] = q.y;
+  key.v[2] = q.z;
+  key.v[3] = q.w;
 }
 
 // Lays the tracks out as one stream in the order the keys are needed (see the header).
@@ -155,36 +171,47 @@ RuntimeClip::Channel<Key> build(const std::vector<Piecewise<T>>& tracks) {
     std::vector<uint32_t> members(n, 0);
     for (uint32_t j = 0; j < n; ++j) ch.rank_in_same[j] = members[ch.same_times[j]]++;
   }
-  // (need, 0 / 1 for a track's first two keys and 2 after, the track sharing the times, track,
-  // index): the first two keys of every track first, then by need; the tracks that share times
-  // sit side by side for every key, so a seek finds them from the first one's position.
-  std::vector<std::tuple<float, uint32_t, uint32_t, uint32_t, uint32_t>> order;
-  order.reserve(total);
-  for (uint32_t j = 0; j < n; ++j) {
-    for (uint32_t i = 0; i < tracks[j].times.size(); ++i) {
-      order.emplace_back(i < 2 ? kNeverNeeded : tracks[j].times[i - 1], std::min(i, 2u),
-                         ch.same_times[j], j, i);
+  // The tracks of each set of shared times, in track order (a CSR: group_begin per leader).
+  std::vector<uint32_t> group_begin(n + 1, 0), group_tracks(n);
+  for (uint32_t j = 0; j < n; ++j) ++group_begin[ch.same_times[j] + 1];
+  for (uint32_t j = 0; j < n; ++j) group_begin[j + 1] += group_begin[j];
+  for (uint32_t j = 0; j < n; ++j) group_tracks[group_begin[ch.same_times[j]] + ch.rank_in_same[j]] = j;
+  // The order: (need, 0 / 1 for a track's first two keys and 2 after, the track sharing the
+  // times, track, index): the first two keys of every track first, then by need; the tracks that
+  // share times sit side by side for every key, so a seek finds them from the first one's
+  // position. Sorted per row (a key index of one set of shared times), then each row expanded
+  // over its tracks: one entry per distinct set of times instead of one per key.
+  std::vector<std::tuple<float, uint32_t, uint32_t, uint32_t>> rows;
+  for (uint32_t g = 0; g < n; ++g) {
+    if (ch.same_times[g] != g) continue;
+    for (uint32_t i = 0; i < tracks[g].times.size(); ++i) {
+      rows.emplace_back(i < 2 ? kNeverNeeded : tracks[g].times[i - 1], std::min(i, 2u), g, i);
     }
   }
-  std::sort(order.begin(), order.end());
-  ch.stream.resize(order.size());
-  ch.need.resize(order.size());
-  ch.by_track_key.resize(order.size());
-  for (size_t p = 0; p < order.size(); ++p) {
-    const auto [need, first, same, j, i] = order[p];
-    Key& key = ch.stream[p];
-    key.time = tracks[j].times[i];
-    key.track = j;
-    encode(key, tracks[j].values[i]);
-    ch.need[p] = need;
-    ch.by_track_key[ch.track_begin[j] + i] = static_cast<uint32_t>(p);
+  std::sort(rows.begin(), rows.end());
+  ch.stream.resize(total);
+  ch.need.resize(total);
+  ch.by_track_key.resize(total);
+  size_t p = 0;
+  for (const auto& [need, first, g, i] : rows) {
+    for (uint32_t m = group_begin[g]; m < group_begin[g + 1]; ++m, ++p) {
+      const uint32_t j = group_tracks[m];
+      Key& key = ch.stream[p];
+      key.time = tracks[j].times[i];
+      key.track = j;
+      encode(key, tracks[j].values[i]);
+      ch.need[p] = need;
+      ch.by_track_key[ch.track_begin[j] + i] = static_cast<uint32_t>(p);
+    }
   }
   return ch;
 }
 
 }  // namespace
 
-RuntimeClip::RuntimeClip(const Clip& clip, std::span<const Transform> rest) {
+RuntimeClip::RuntimeClip(const Clip& clip, std::span<const Transform> rest,
+                         RuntimePrecision precision)
+    : exact_(precision == RuntimePrecision::kExact) {
   if (const std::string e = clip.validate(clip.joints.size()); !e.empty()) {
     throw Error("runtime clip '" + clip.name + "': " + e);
   }
@@ -199,18 +226,30 @@ RuntimeClip::RuntimeClip(const Clip& clip, std::span<const Transform> rest) {
   std::vector<Piecewise<Vec3>> t(num_joints_), s(num_joints_);
   std::vector<Piecewise<Quat>> r(num_joints_);
   is_default_.resize(num_joints_);
+  if (exact_) linear_rotation_.assign(num_joints_, 0);
   uint64_t keys = 0;  // subdivided curves can multiply the keys: bound them as they grow
   for (size_t j = 0; j < num_joints_; ++j) {
     const JointTracks& jt = clip.joints[j];
-    t[j] = make_piecewise(jt.translation, rest[j].translation);
-    r[j] = make_piecewise(jt.rotation, rest[j].rotation);
-    s[j] = make_piecewise(jt.scale, rest[j].scale);
+    t[j] = make_piecewise(jt.translation, rest[j].translation, exact_);
+    r[j] = make_piecewise(jt.rotation, rest[j].rotation, exact_);
+    s[j] = make_piecewise(jt.scale, rest[j].scale, exact_);
+    if (exact_) {
+      const uint32_t joint = static_cast<uint32_t>(j);
+      if (needs_fallback(jt.translation)) fallbacks_.push_back({joint, 0, &jt.translation, nullptr});
+      if (needs_fallback(jt.rotation)) fallbacks_.push_back({joint, 1, nullptr, &jt.rotation});
+      if (needs_fallback(jt.scale)) fallbacks_.push_back({joint, 2, &jt.scale, nullptr});
+      linear_rotation_[j] = jt.rotation.interpolation == Interpolation::kLinear;
+    }
     keys += t[j].times.size() + r[j].times.size() + s[j].times.size();
     check_memory(checked_size(keys, 2 * sizeof(Vec3Key), "runtime clip keys"), "runtime clip keys");
     is_default_[j] = jt.translation.empty() && jt.rotation.empty() && jt.scale.empty();
   }
   translations_ = build<Vec3Key>(t);
-  rotations_ = build<QuatKey>(r);
+  if (exact_) {
+    exact_rotations_ = build<ExactQuatKey>(r);
+  } else {
+    rotations_ = build<QuatKey>(r);
+  }
   scales_ = build<Vec3Key>(s);
 }
 
@@ -221,7 +260,8 @@ size_t RuntimeClip::size_bytes() const {
            ch.by_track_key.size() * sizeof(uint32_t) + ch.step.size() +
            (ch.same_times.size() + ch.rank_in_same.size()) * sizeof(uint32_t);
   };
-  return bytes(translations_) + bytes(rotations_) + bytes(scales_) + is_default_.size();
+  return bytes(translations_) + bytes(rotations_) + bytes(scales_) + bytes(exact_rotations_) +
+         is_default_.size() + fallbacks_.size() * sizeof(Fallback) + linear_rotation_.size();
 }
 
 // ---- RuntimeCursor ---------------------------------------------------------------------------
@@ -237,6 +277,26 @@ inline void decode(const RuntimeClip::Vec3Key& key, float* out) {
 }
 inline void decode(const RuntimeClip::QuatKey& key, float* out) {
   for (int i = 0; i < 4; ++i) out[i] = RuntimeClip::dequantize(key.v[i]);
+}
+inline void decode(const RuntimeClip::ExactQuatKey& key, float* out) {
+  for (int i = 0; i < 4; ++i) out[i] = key.v[i];
+}
+
+template <class Key>
+constexpr int dim_of() {
+  return std::is_same_v<Key, RuntimeClip::Vec3Key> ? 3 : 4;
+}
+
+// Calls f(channel index, channel) for the three channels, the rotations in the clip's precision.
+template <class F>
+void each_channel(const RuntimeClip& clip, F&& f) {
+  f(0, clip.translations());
+  if (clip.exact()) {
+    f(1, clip.exact_rotations());
+  } else {
+    f(1, clip.rotations());
+  }
+  f(2, clip.scales());
 }
 
 inline float inverse_span(bool step, float t0, float t1) {
@@ -254,9 +314,10 @@ inline float sanitize(float time) {
 void RuntimeCursor::reset(const RuntimeClip& clip, float time) {
   clip_ = &clip;
   padded_ = soa_padded(clip.num_joints());
+  exact_ = clip.exact();
   for (int c = 0; c < 3; ++c) {
     const int dim = kDims[c];
-    caches_[c].assign(static_cast<size_t>(kLeft + 2 * dim) * padded_, 0.f);
+    caches_[c].assign(static_cast<size_t>(mode_row(dim) + 1) * padded_, 0.f);
     if (c != 0) {  // rotations' w and scales hold 1 in the padding (identity)
       for (int side = 0; side < 2; ++side) {
         for (int k = c == 1 ? 3 : 0; k < dim; ++k) {
@@ -266,11 +327,14 @@ void RuntimeCursor::reset(const RuntimeClip& clip, float time) {
     }
     right_time_[c].assign(clip.num_joints(), 0.f);
   }
+  if (exact_) {
+    float* mode = caches_[1].data() + mode_row(4) * padded_;
+    for (size_t j = 0; j < clip.num_joints(); ++j) mode[j] = clip.linear_rotation()[j];
+  }
   found_.assign(clip.num_joints(), 0);
+  fallback_keys_.assign(clip.fallbacks().size(), 0);
   time_ = sanitize(time);
-  seek(0, clip.translations(), time_);
-  seek(1, clip.rotations(), time_);
-  seek(2, clip.scales(), time_);
+  each_channel(clip, [&](int c, const auto& ch) { seek(c, ch, time_); });
 }
 
 void RuntimeCursor::move_to(const RuntimeClip& clip, float time) {
@@ -280,13 +344,9 @@ void RuntimeCursor::move_to(const RuntimeClip& clip, float time) {
   }
   time = sanitize(time);
   if (time >= time_) {
-    advance(0, clip.translations(), time);
-    advance(1, clip.rotations(), time);
-    advance(2, clip.scales(), time);
+    each_channel(clip, [&](int c, const auto& ch) { advance(c, ch, time); });
   } else {
-    seek(0, clip.translations(), time);
-    seek(1, clip.rotations(), time);
-    seek(2, clip.scales(), time);
+    each_channel(clip, [&](int c, const auto& ch) { seek(c, ch, time); });
   }
   time_ = time;
 }
@@ -294,7 +354,7 @@ void RuntimeCursor::move_to(const RuntimeClip& clip, float time) {
 template <class Key>
 inline void RuntimeCursor::load(int c, const RuntimeClip::Channel<Key>& ch, uint32_t j,
                                 uint32_t left, uint32_t right, float inv) {
-  constexpr int dim = std::is_same_v<Key, RuntimeClip::QuatKey> ? 4 : 3;
+  constexpr int dim = dim_of<Key>();
   float* cache = caches_[c].data() + j;
   const size_t pad = padded_;
   const Key& a = ch.stream[left];
@@ -308,6 +368,7 @@ inline void RuntimeCursor::load(int c, const RuntimeClip::Channel<Key>& ch, uint
   }
   cache[kT0 * pad] = a.time;
   cache[kInv * pad] = ch.step[j] ? 0.f : inv;
+  if (exact_) cache[span_row(dim) * pad] = b.time - a.time;
   right_time_[c][j] = b.time;
 }
 
@@ -362,9 +423,10 @@ void RuntimeCursor::advance(int c, const RuntimeClip::Channel<Key>& ch, float ti
     seek(c, ch, time);
     return;
   }
-  const int dim = kDims[c];
+  constexpr int dim = dim_of<Key>();
   float* cache = caches_[c].data();
   const size_t pad = padded_;
+  float* span = exact_ ? cache + span_row(dim) * pad : nullptr;
   for (; p < end && ch.need[p] <= time; ++p) {
     const Key& key = ch.stream[p];
     const uint32_t j = key.track;
@@ -379,6 +441,7 @@ void RuntimeCursor::advance(int c, const RuntimeClip::Channel<Key>& ch, float ti
     const float t0 = right_time_[c][j];
     cache[kT0 * pad + j] = t0;
     cache[kInv * pad + j] = inverse_span(ch.step[j], t0, key.time);
+    if (span) span[j] = key.time - t0;
     right_time_[c][j] = key.time;
   }
   next_[c] = p;

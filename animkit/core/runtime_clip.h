@@ -21,6 +21,14 @@
 // kRotationBound after (tested at every key). Translations and scales stay float32: a 16-bit
 // range quantisation misses 1e-4 on any track spanning more than 6.5 units (root motion does).
 // Key times stay float32 so the key in force at a key's own time is exactly the neutral one.
+//
+// Exact precision (RuntimePrecision::kExact, for the CLI's verbs that must print what the neutral
+// sampler prints): rotations stay float32, nothing is subdivided or flipped, and the sampler
+// repeats SamplingJob's arithmetic operation for operation (lerp, nlerp with its sign test,
+// "linear" rotations lerped and normalised, the holds), so its output is bit-identical to
+// SamplingJob's. Tracks it cannot evaluate that way (Hermite, slerp) are listed as fallbacks and
+// evaluated by the neutral evaluate(); an exact clip therefore refers to its Clip, which must
+// outlive it.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +40,11 @@
 
 namespace animkit {
 
+enum class RuntimePrecision : uint8_t {
+  kCompact,  // int16 rotations, curves made linear within kCurveTolerance: the runtime's form
+  kExact,    // float32, SamplingJob's arithmetic, curves through the neutral evaluate()
+};
+
 class RuntimeClip {
  public:
   static constexpr float kRotationBound = 5e-5f;   // per component, at every key, up to sign
@@ -40,13 +53,15 @@ class RuntimeClip {
 
   // Compiles `clip` for a skeleton whose rest locals are `rest`. Throws animkit::Error when the
   // clip is not well formed (Clip::validate) or the compiled form exceeds the memory limit.
-  RuntimeClip(const Clip& clip, std::span<const Transform> rest);
+  RuntimeClip(const Clip& clip, std::span<const Transform> rest,
+              RuntimePrecision precision = RuntimePrecision::kCompact);
 
   size_t num_joints() const { return num_joints_; }
   float duration() const { return duration_; }
   // 1 for a joint with no key in any channel (SamplingJob's output_default).
   std::span<const uint8_t> is_default() const { return is_default_; }
   size_t size_bytes() const;
+  bool exact() const { return exact_; }
 
   struct Vec3Key {
     float time;
@@ -57,6 +72,11 @@ class RuntimeClip {
     float time;
     uint32_t track;
     int16_t v[4];  // x y z w, component * 32767
+  };
+  struct ExactQuatKey {  // kExact rotations
+    float time;
+    uint32_t track;
+    float v[4];
   };
   static int16_t quantize(float component);
   static float dequantize(int16_t q) { return q * (1.f / 32767.f); }
@@ -77,14 +97,32 @@ class RuntimeClip {
   const Channel<Vec3Key>& translations() const { return translations_; }
   const Channel<QuatKey>& rotations() const { return rotations_; }
   const Channel<Vec3Key>& scales() const { return scales_; }
+  const Channel<ExactQuatKey>& exact_rotations() const { return exact_rotations_; }
+
+  // kExact: a track the SIMD sampler does not evaluate (Hermite, slerp); its stream holds the
+  // rest value and the sampling job overwrites it with evaluate(*track, time, key).
+  struct Fallback {
+    uint32_t joint;
+    int channel;  // 0 translation, 1 rotation, 2 scale
+    const Track<Vec3>* vec3 = nullptr;
+    const Track<Quat>* quat = nullptr;
+  };
+  std::span<const Fallback> fallbacks() const { return fallbacks_; }
+  // kExact, per joint: 1 when its rotation is Interpolation::kLinear (lerp, no sign test, the
+  // fraction by division as evaluate() computes it), 0 for nlerp.
+  std::span<const uint8_t> linear_rotation() const { return linear_rotation_; }
 
  private:
   size_t num_joints_ = 0;
   float duration_ = 0;
+  bool exact_ = false;
   std::vector<uint8_t> is_default_;
   Channel<Vec3Key> translations_;
-  Channel<QuatKey> rotations_;
+  Channel<QuatKey> rotations_;  // kCompact
   Channel<Vec3Key> scales_;
+  Channel<ExactQuatKey> exact_rotations_;  // kExact
+  std::vector<Fallback> fallbacks_;
+  std::vector<uint8_t> linear_rotation_;
 };
 
 // The per-playing-clip state of the runtime sampler: per channel the next stream key and a SoA
@@ -100,11 +138,16 @@ class RuntimeCursor {
   void move_to(const RuntimeClip& clip, float time);
   float time() const { return time_; }
 
-  // Cache rows: kT0, kInv, then the left value's components, then the right value's.
+  // Cache rows: kT0, kInv, then the left value's components, then the right value's, then (read
+  // by kExact clips only) the span t1 - t0 and the mode (1: a kLinear rotation).
   enum Row : int { kT0 = 0, kInv = 1, kLeft = 2 };
+  static constexpr int span_row(int dim) { return kLeft + 2 * dim; }
+  static constexpr int mode_row(int dim) { return kLeft + 2 * dim + 1; }
   // Row `row` of channel `c` (0 translations, 1 rotations, 2 scales): `padded` floats.
   const float* row(int c, int row) const { return caches_[c].data() + static_cast<size_t>(row) * padded_; }
   size_t padded() const { return padded_; }
+  // kExact: per fallback track, the key in force at the last sample (find_key's hint).
+  std::span<uint32_t> fallback_keys() { return fallback_keys_; }
 
  private:
   template <class Key>
@@ -122,6 +165,8 @@ class RuntimeCursor {
   std::vector<float> caches_[3];
   std::vector<float> right_time_[3];  // per track: the right key's time
   std::vector<uint32_t> found_;       // per track: the key a seek found (shared by same_times)
+  std::vector<uint32_t> fallback_keys_;
+  bool exact_ = false;
 };
 
 }  // namespace animkit

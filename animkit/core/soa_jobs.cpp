@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "animkit/core/sampling_job.h"
 #include "animkit/core/soa_kernels.h"
 
 namespace animkit {
@@ -34,16 +35,76 @@ void copy_defaults(const RuntimeClip& clip, std::span<uint8_t> out) {
   if (!out.empty()) std::copy(clip.is_default().begin(), clip.is_default().end(), out.begin());
 }
 
+// kExact: the tracks the SIMD sampler leaves to the neutral evaluate() (Hermite, slerp), at the
+// job's own time (NaN included) as SamplingJob samples them.
+void sample_fallbacks(const RuntimeClip& clip, float time, RuntimeCursor& cursor, SoaPose& out) {
+  std::span<uint32_t> keys = cursor.fallback_keys();
+  const auto fallbacks = clip.fallbacks();
+  for (size_t i = 0; i < fallbacks.size(); ++i) {
+    const RuntimeClip::Fallback& f = fallbacks[i];
+    Transform x = out.get(f.joint);
+    if (f.quat) {
+      keys[i] = find_key(f.quat->times, time, keys[i]);
+      x.rotation = evaluate(*f.quat, time, keys[i]);
+    } else {
+      keys[i] = find_key(f.vec3->times, time, keys[i]);
+      (f.channel == 0 ? x.translation : x.scale) = evaluate(*f.vec3, time, keys[i]);
+    }
+    out.set(f.joint, x);
+  }
+}
+
+// kExact's scalar reference: SamplingJob's inline lerp / nlerp and evaluate()'s kLinear.
+void sample_exact_scalar(const RuntimeCursor& cursor, size_t n, float t, SoaPose& output,
+                         std::span<const uint8_t> linear_rotation) {
+  const size_t pad = cursor.padded();
+  for (int c = 0; c < 3; ++c) {
+    const int dim = kDims[c];
+    const float* t0 = cursor.row(c, RuntimeCursor::kT0);
+    const float* inv = cursor.row(c, RuntimeCursor::kInv);
+    const float* left = cursor.row(c, RuntimeCursor::kLeft);
+    const float* right = left + dim * pad;
+    const float* span = cursor.row(c, RuntimeCursor::span_row(dim));
+    float* out = output.component(kFirstComponent[c]);
+    for (size_t j = 0; j < n; ++j) {
+      const auto at = [&](const float* row, int k) { return row[k * pad + j]; };
+      const bool holds = !(inv[j] > 0.f) || t < t0[j];
+      float v[4];
+      if (dim == 3) {
+        const Vec3 a{at(left, 0), at(left, 1), at(left, 2)};
+        const Vec3 r = holds ? a : lerp(a, {at(right, 0), at(right, 1), at(right, 2)}, (t - t0[j]) * inv[j]);
+        v[0] = r.x, v[1] = r.y, v[2] = r.z;
+      } else {
+        const Quat a{at(left, 0), at(left, 1), at(left, 2), at(left, 3)};
+        const Quat b{at(right, 0), at(right, 1), at(right, 2), at(right, 3)};
+        Quat q = a;
+        if (linear_rotation[j]) {
+          if (!holds && t > t0[j]) {
+            const float f = (t - t0[j]) / span[j];
+            q = normalize({a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f, a.z + (b.z - a.z) * f,
+                           a.w + (b.w - a.w) * f});
+          }
+        } else if (!holds) {
+          q = nlerp(a, b, (t - t0[j]) * inv[j]);
+        }
+        v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+      }
+      for (int k = 0; k < dim; ++k) out[k * pad + j] = v[k];
+    }
+  }
+}
+
 }  // namespace
 
 bool SoaSamplingJob::run() const {
   if (!validate()) return false;
   cursor->move_to(*clip, time);
   const float t = cursor->time();  // sanitised (NaN: before the first key)
+  const auto kernel = clip->exact() ? soa_kernels::sample_channel_exact : soa_kernels::sample_channel;
   for (int c = 0; c < 3; ++c) {
-    soa_kernels::sample_channel(cursor->row(c, 0), cursor->padded(), kDims[c], t,
-                                output->component(kFirstComponent[c]));
+    kernel(cursor->row(c, 0), cursor->padded(), kDims[c], t, output->component(kFirstComponent[c]));
   }
+  if (clip->exact()) sample_fallbacks(*clip, time, *cursor, *output);
   copy_defaults(*clip, output_default);
   return true;
 }
@@ -53,6 +114,12 @@ bool SoaSamplingJob::run_scalar() const {
   cursor->move_to(*clip, time);
   const float t = cursor->time();
   const size_t n = clip->num_joints(), pad = cursor->padded();
+  if (clip->exact()) {
+    sample_exact_scalar(*cursor, n, t, *output, clip->linear_rotation());
+    sample_fallbacks(*clip, time, *cursor, *output);
+    copy_defaults(*clip, output_default);
+    return true;
+  }
   for (int c = 0; c < 3; ++c) {
     const int dim = kDims[c];
     const float* t0 = cursor->row(c, RuntimeCursor::kT0);

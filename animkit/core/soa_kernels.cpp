@@ -57,6 +57,64 @@ void SampleChannel(const float* cache, size_t padded, int dim, float time, float
   }
 }
 
+// kExact: SamplingJob's arithmetic lane by lane (this file is compiled without contracting a
+// multiply and an add into one FMA, so every operation rounds as the scalar code's does).
+// The neutral normalize(): the squared length summed x, y, z, w in order; identity when it is 0
+// or not finite.
+HWY_INLINE void NormalizeExact(D d, V& x, V& y, V& z, V& w) {
+  const V n2 = hn::Add(hn::Add(hn::Add(hn::Mul(x, x), hn::Mul(y, y)), hn::Mul(z, z)), hn::Mul(w, w));
+  const auto ok = hn::And(hn::Gt(n2, hn::Zero(d)),
+                          hn::Lt(n2, hn::Set(d, std::numeric_limits<float>::infinity())));
+  const V inv = hn::Div(hn::Set(d, 1.f), hn::Sqrt(n2));
+  x = hn::IfThenElseZero(ok, hn::Mul(x, inv));
+  y = hn::IfThenElseZero(ok, hn::Mul(y, inv));
+  z = hn::IfThenElseZero(ok, hn::Mul(z, inv));
+  w = hn::IfThenElse(ok, hn::Mul(w, inv), hn::Set(d, 1.f));
+}
+
+void SampleChannelExact(const float* cache, size_t padded, int dim, float time, float* out) {
+  const D d;
+  const size_t lanes = hn::Lanes(d);
+  const V t = hn::Set(d, time), zero = hn::Zero(d), one = hn::Set(d, 1.f);
+  const float* left = cache + 2 * padded;
+  const float* right = left + dim * padded;
+  const float* span = right + dim * padded;
+  const float* mode = span + padded;
+  for (size_t i = 0; i < padded; i += lanes) {
+    const V t0 = hn::LoadU(d, cache + i), inv = hn::LoadU(d, cache + padded + i);
+    const V since = hn::Sub(t, t0);
+    const V x = hn::Mul(since, inv);  // SamplingJob: (time - t0) * slot.inv
+    // A key holds (its value as stored) while inv is 0 and before the pair's first key.
+    const auto holds = hn::Or(hn::Not(hn::Gt(inv, zero)), hn::Lt(t, t0));
+    V a[4], b[4], v[4];
+    for (int k = 0; k < dim; ++k) {
+      a[k] = hn::LoadU(d, left + k * padded + i);
+      b[k] = hn::LoadU(d, right + k * padded + i);
+    }
+    if (dim == 3) {  // lerp: a + (b - a) * x
+      for (int k = 0; k < 3; ++k) v[k] = hn::IfThenElse(holds, a[k], hn::Add(a[k], hn::Mul(hn::Sub(b[k], a[k]), x)));
+    } else {
+      // nlerp: a * (1 - x) + b * (+-x), the sign from dot(a, b).
+      const V dot = hn::Add(hn::Add(hn::Add(hn::Mul(a[0], b[0]), hn::Mul(a[1], b[1])), hn::Mul(a[2], b[2])),
+                            hn::Mul(a[3], b[3]));
+      const V s = hn::IfThenElse(hn::Lt(dot, zero), hn::Neg(x), x);
+      const V r = hn::Sub(one, x);
+      V n[4], l[4];
+      for (int k = 0; k < 4; ++k) n[k] = hn::Add(hn::Mul(a[k], r), hn::Mul(b[k], s));
+      NormalizeExact(d, n[0], n[1], n[2], n[3]);
+      // kLinear (evaluate()): a + (b - a) * ((time - t0) / (t1 - t0)), held at time == t0 too.
+      const V f = hn::Div(since, hn::LoadU(d, span + i));
+      for (int k = 0; k < 4; ++k) l[k] = hn::Add(a[k], hn::Mul(hn::Sub(b[k], a[k]), f));
+      NormalizeExact(d, l[0], l[1], l[2], l[3]);
+      const auto linear = hn::Gt(hn::LoadU(d, mode + i), zero);
+      const auto linear_holds = hn::And(linear, hn::Not(hn::Gt(t, t0)));
+      const auto held = hn::Or(holds, linear_holds);
+      for (int k = 0; k < 4; ++k) v[k] = hn::IfThenElse(held, a[k], hn::IfThenElse(linear, l[k], n[k]));
+    }
+    for (int k = 0; k < dim; ++k) hn::StoreU(v[k], d, out + k * padded + i);
+  }
+}
+
 void Blend(const BlendLayer* layers, size_t count, const float* rest, float threshold, float* out,
            size_t num_joints, size_t padded) {
   const D d;
@@ -196,12 +254,16 @@ HWY_AFTER_NAMESPACE();
 namespace animkit::soa_kernels {
 
 HWY_EXPORT(SampleChannel);
+HWY_EXPORT(SampleChannelExact);
 HWY_EXPORT(Blend);
 HWY_EXPORT(LocalToModel);
 HWY_EXPORT(TargetName);
 
 void sample_channel(const float* cache, size_t padded, int dim, float time, float* out) {
   HWY_DYNAMIC_DISPATCH(SampleChannel)(cache, padded, dim, time, out);
+}
+void sample_channel_exact(const float* cache, size_t padded, int dim, float time, float* out) {
+  HWY_DYNAMIC_DISPATCH(SampleChannelExact)(cache, padded, dim, time, out);
 }
 void blend(const BlendLayer* layers, size_t count, const float* rest, float threshold, float* out,
            size_t num_joints, size_t padded) {

@@ -14,6 +14,8 @@ namespace animkit::soa_kernels {
 // left value's `dim` components, the right value's) interpolated at `time` into `dim` output rows
 // starting at `out`, `padded` floats apart. dim 4 is a rotation: nlerp (normalised).
 void sample_channel(const float* cache, size_t padded, int dim, float time, float* out);
+// The same for a kExact clip: SamplingJob's arithmetic (the cache's span and mode rows too).
+void sample_channel_exact(const float* cache, size_t padded, int dim, float time, float* out);
 
 struct BlendLayer {
   const float* pose;           // a SoaPose's data

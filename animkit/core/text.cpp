@@ -45,13 +45,13 @@ int hex_digit(char c) {
 
 }  // namespace
 
-std::string printable(std::string_view s) {
+std::string printable(std::string_view s, Keep keep, Backslash backslash) {
   std::string out;
   out.reserve(s.size());
   for (size_t i = 0; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
-    const size_t n = utf8_length(s, i);
-    if (n == 0 || c < 0x20 || c == 0x7F || c == '\\') {
+    const size_t n = keep == Keep::kAscii ? (c < 0x80 ? 1 : 0) : utf8_length(s, i);
+    if (n == 0 || c < 0x20 || c == 0x7F || (c == '\\' && backslash == Backslash::kEscaped)) {
       out += fmt::format("\\x{:02x}", c);
       ++i;
     } else {
@@ -62,8 +62,9 @@ std::string printable(std::string_view s) {
   return out;
 }
 
-std::string printable(std::span<const uint8_t> bytes) {
-  return printable(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+std::string printable(std::span<const uint8_t> bytes, Keep keep, Backslash backslash) {
+  return printable(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), keep,
+                   backslash);
 }
 
 std::string from_printable(std::string_view text) {

@@ -67,28 +67,31 @@ Playable mhp3rd_clip(const Skeleton& skeleton, const AnimPack& pack, int id,
   return p;
 }
 
+std::optional<Playable> entry_playable(const Skeleton& skeleton, const AnimPack& pack, int entry) {
+  std::optional<Clip> clip = rig_clip(pack, entry, skeleton);
+  if (!clip) return std::nullopt;
+  const size_t n = skeleton.bones.size();
+  Playable p;
+  p.name = fmt::format("entry_{:03}", entry);
+  p.id = entry;
+  p.motion = prepare(*clip, n);
+  p.clip = std::move(*clip);
+  for (const auto& [id, joints] : part_joints(skeleton)) {
+    const Clip* part = part_clip(pack, id, entry);
+    if (part == nullptr) continue;
+    p.parts.push_back({id, joints, prepare(*part, joints, n)});
+  }
+  return p;
+}
+
 std::vector<Playable> playables(const Skeleton& skeleton, const AnimPack& pack,
                                 const DocumentOptions& options) {
   std::vector<Playable> out;
-  const size_t n = skeleton.bones.size();
   if (pack.game == Game::kMhfu) {
     const int cap =
         capacity(pack, skeleton, options.em ? known_entries(*options.em) : std::nullopt);
-    for (int e = 0; e < cap; ++e) {
-      std::optional<Clip> clip = rig_clip(pack, e, skeleton);
-      if (!clip) continue;
-      Playable p;
-      p.name = fmt::format("entry_{:03}", e);
-      p.id = e;
-      p.motion = prepare(*clip, n);
-      p.clip = std::move(*clip);
-      for (const auto& [id, joints] : part_joints(skeleton)) {
-        const Clip* part = part_clip(pack, id, e);
-        if (part == nullptr) continue;
-        p.parts.push_back({id, joints, prepare(*part, joints, n)});
-      }
-      out.push_back(std::move(p));
-    }
+    for (int e = 0; e < cap; ++e)
+      if (std::optional<Playable> p = entry_playable(skeleton, pack, e)) out.push_back(std::move(*p));
     return out;
   }
   std::set<int32_t> seen;
@@ -151,8 +154,6 @@ std::vector<std::string> dropped_entries(const Skeleton& skeleton, const AnimPac
   return out;
 }
 
-namespace {
-
 animkit::Skeleton neutral_skeleton(const Skeleton& s) {
   const Rig rig = make_rig(s);
   animkit::Skeleton out;
@@ -174,8 +175,6 @@ animkit::Skeleton neutral_skeleton(const Skeleton& s) {
   }
   return out;
 }
-
-}  // namespace
 
 }  // namespace animkit::monster_hunter
 
@@ -373,7 +372,7 @@ Json pac_json(const Pac& pac, int depth) {
   return {{"count", pac.entries.size()},
           {"alignment", pac.alignment},
           {"entries", entries},
-          {"tail", hex(pac.tail)}};
+          {"tail", to_hex(pac.tail)}};
 }
 
 Json model_json(const PmoModel& m) {
@@ -584,10 +583,15 @@ std::optional<Skeleton> option_skeleton(const Options& options, const char* key)
 std::optional<Skeleton> template_skeleton(const Options& options) {
   const auto it = options.find("template");
   if (it == options.end()) return std::nullopt;
-  const std::string& v = it->second;
+  return skeleton_of_file(template_file(it->second, options));
+}
+
+}  // namespace
+
+std::filesystem::path template_file(const std::string& v, const Options& options) {
   const bool number = !v.empty() && v.size() <= 4 &&
                       std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
-  if (!number || std::filesystem::exists(v)) return skeleton_of_file(v);
+  if (!number || std::filesystem::exists(v)) return v;
   const std::string name = species_pac_name(std::stoi(v));
   const auto data = options.find("data");
   if (data == options.end()) {
@@ -597,10 +601,8 @@ std::optional<Skeleton> template_skeleton(const Options& options) {
   }
   const std::optional<std::filesystem::path> found = find_game_file(data->second, name);
   if (!found) throw Error(fmt::format("--template {}: no {} under {}", v, name, data->second));
-  return skeleton_of_file(*found);
+  return *found;
 }
-
-}  // namespace
 
 std::unique_ptr<Document> open_skeleton(const std::filesystem::path& /*path*/, Bytes bytes,
                                         const Options& options) {

@@ -44,6 +44,8 @@ struct Playable {
   // The frames the entry lasts: its longest part (MHFU), the clip's end (MHP3rd).
   int end() const;
 };
+// MHFU: one entry's parts (nullopt when no part holds a clip for it).
+std::optional<Playable> entry_playable(const Skeleton& skeleton, const AnimPack& pack, int entry);
 // MHFU: every entry under the capacity that some part holds; MHP3rd: every distinct clip, named
 // by the first id that plays it.
 std::vector<Playable> playables(const Skeleton& skeleton, const AnimPack& pack,
@@ -58,6 +60,11 @@ Playable mhp3rd_clip(const Skeleton& skeleton, const AnimPack& pack, int id,
 // capacity is capped by the entries every animated part has a slot for. Empty when none are.
 std::vector<std::string> dropped_entries(const Skeleton& skeleton, const AnimPack& pack,
                                          const DocumentOptions& options);
+
+// The neutral skeleton export writes: MHP3rd names when present and unique, else bone_NN; the
+// bind offsets as rest translations (the bind rotation, zero on monsters, is ignored). Throws on
+// a parent after its child (PARENT_ORDER).
+animkit::Skeleton neutral_skeleton(const Skeleton& skeleton);
 
 // Skeleton (bind pose) and every playable resampled at options.rate; each MHFU part plays its
 // own clip (a shorter looping part loops, a shorter one-shot holds), the entry lasting as long as
@@ -125,6 +132,10 @@ std::string species_pac_name(int em);
 // `name` under `dir`: dir/name, else the first file below dir whose name without extension is it.
 std::optional<std::filesystem::path> find_game_file(const std::filesystem::path& dir,
                                                     const std::string& name);
+
+// --template's file: the value itself when it is a file or not a number, else the species EM's
+// native model PAC file_0{EM + 6110} found under --data (notes 1).
+std::filesystem::path template_file(const std::string& value, const Options& options);
 
 // Reads a file; errors name it.
 Skeleton load_skeleton(const std::string& path);

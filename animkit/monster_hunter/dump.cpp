@@ -20,13 +20,6 @@ Json floats(const std::array<float, 4>& v) {
 }
 }  // namespace
 
-std::string hex(Bytes bytes) {
-  std::string s;
-  s.reserve(bytes.size() * 2);
-  for (uint8_t b : bytes) s += fmt::format("{:02x}", b);
-  return s;
-}
-
 Json to_json(const Keyframe& k) {
   return {{"value", k.value}, {"frame", k.frame}, {"ease_in", k.ease_in}, {"ease_out", k.ease_out}};
 }
@@ -69,7 +62,7 @@ Json to_json(const Skeleton& s) {
               {"stream", b.stream}};
     if (b.name) {
       j["name"] = b.name_text();
-      j["name_bytes"] = hex(*b.name);
+      j["name_bytes"] = to_hex(*b.name);
     } else {
       j["name"] = nullptr;
     }
@@ -84,7 +77,7 @@ Json to_json(const Skeleton& s) {
           {"animated", s.animated()},
           {"bones", std::move(bones)},
           {"tail_size", s.tail.size()},
-          {"tail", hex(s.tail)}};
+          {"tail", to_hex(s.tail)}};
 }
 
 Json to_json(const AnimPack& p) {
@@ -99,7 +92,7 @@ Json to_json(const AnimPack& p) {
   return {{"format", "mh-pack"},       {"game", to_string(p.game)},
           {"reserved", p.reserved},    {"streams", std::move(streams)},
           {"clips", std::move(clips)}, {"tail_size", p.tail.size()},
-          {"tail", hex(p.tail)}};
+          {"tail", to_hex(p.tail)}};
 }
 
 }  // namespace animkit::monster_hunter

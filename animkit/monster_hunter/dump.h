@@ -2,6 +2,7 @@
 #pragma once
 
 #include "animkit/core/json_util.h"
+#include "animkit/core/text.h"  // to_hex, for the dumps
 #include "animkit/monster_hunter/pack.h"
 #include "animkit/monster_hunter/skeleton.h"
 
@@ -16,6 +17,5 @@ Json to_json(const Clip& clip, Game game);
 Json to_json(const Skeleton& skeleton);
 // streams -> slots (clip index or null); clips -> tracks -> channels -> keys.
 Json to_json(const AnimPack& pack);
-std::string hex(Bytes bytes);
 
 }  // namespace animkit::monster_hunter

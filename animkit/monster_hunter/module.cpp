@@ -7,6 +7,7 @@
 #include "animkit/gltf/export.h"
 #include "animkit/monster_hunter/document.h"
 #include "animkit/monster_hunter/entries.h"
+#include "animkit/monster_hunter/import.h"
 #include "animkit/monster_hunter/play.h"
 #include "animkit/monster_hunter/rules.h"
 #include "animkit/monster_hunter/synthetic.h"
@@ -80,12 +81,15 @@ void register_module(Registry& registry) {
                             "Monster Hunter PAC container (a model PAC: skeleton, PMO, TMH, pack)",
                             [](const std::filesystem::path&, Bytes head) { return sniff_pac(head); },
                             open_pac,
-                            {".pac"}});
+                            {".pac"},
+                            [](const ImportRequest& r) { return import_gltf(r, true); }});
   // The table chain alone: a pack with damaged clips still reaches the parser's error.
   engine.formats.push_back(
       {"mh-pack", "monster_hunter", "Monster Hunter (MHFU / MHP3rd) animation pack",
        [](const std::filesystem::path&, Bytes head) { return sniff_pack_layout(head); },
-       open_pack});
+       open_pack,
+       {},
+       [](const ImportRequest& r) { return import_gltf(r, false); }});
   // `rate` is read from the options too, but not registered: `animkit export` has its own --rate
   // and CLI11 refuses an option added twice (see the README, "Choices").
   engine.options = {
@@ -100,6 +104,11 @@ void register_module(Registry& registry) {
       {"strict", "Monster Hunter: validate also checks EMPTY_TRACK (not a rule of the reference)",
        true},
       {"max-bytes", "Monster Hunter: the most animation data export writes (default 512 MiB)"},
+      {"entry",
+       "Monster Hunter import: the MHFU entry, or the MHP3rd clip id (stream * 100 + slot), to "
+       "write (default: from the animation's name, entry_NNN / clip_NNN)"},
+      {"refit",
+       "Monster Hunter import: fit every channel anew (never keep the template's keys)", true},
   };
   engine.open_set = open_set;
   engine.play = play;

@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstring>
 
+#include "animkit/core/text.h"
 #include "animkit/core/writer.h"
 
 namespace animkit::monster_hunter {
@@ -27,16 +28,9 @@ std::array<float, 4> read_vec4(Reader& r, const char* what) {
 
 std::string Bone::name_text() const {
   if (!name) return {};
-  std::string out;
-  for (uint8_t c : *name) {
-    if (c == 0) break;
-    if (c >= 0x20 && c < 0x7F && c != '\\') {
-      out += static_cast<char>(c);
-    } else {
-      out += fmt::format("\\x{:02x}", c);
-    }
-  }
-  return out;
+  size_t n = 0;
+  while (n < name->size() && (*name)[n] != 0) ++n;
+  return printable(std::span<const uint8_t>(name->data(), n), Keep::kAscii);
 }
 
 bool operator==(const Bone& a, const Bone& b) {

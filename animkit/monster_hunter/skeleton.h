@@ -33,8 +33,9 @@ struct Bone {
   std::optional<std::array<uint8_t, 8>> name;
 
   uint32_t section_size() const { return name ? kBoneSectionMhp3rd : kBoneSectionMhfu; }
-  // The name up to its first NUL ("" without a name); bytes outside printable ASCII are written
-  // as \xNN so the text is always valid UTF-8 (JSON, glTF node names).
+  // The name up to its first NUL ("" without a name); bytes outside printable ASCII and the
+  // backslash are written as \xNN (core printable, Keep::kAscii), so the text is always valid
+  // UTF-8 (JSON, glTF node names) and gives the bytes back.
   std::string name_text() const;
   friend bool operator==(const Bone& a, const Bone& b);
 };

@@ -23,12 +23,7 @@ bool needs_hex(std::string_view s) {
   return printable(s) != s || s.find('\\') != std::string_view::npos;
 }
 
-Json bytes_hex(const std::vector<uint8_t>& b) {
-  std::string s;
-  s.reserve(b.size() * 2);
-  for (uint8_t c : b) s += fmt::format("{:02x}", c);
-  return s;
-}
+Json bytes_hex(std::span<const uint8_t> b) { return to_hex(b); }
 
 
 void put_text(Json& j, const char* key, const std::string& s) {
@@ -52,13 +47,8 @@ Json gaps_json(const std::vector<Gap>& gaps) {
   return out;
 }
 
-Json codec_json(const std::string& c) {
-  std::string s;
-  for (char ch : c)
-    s += (ch >= 0x20 && ch < 0x7F) ? std::string(1, ch)
-                                   : fmt::format("\\x{:02x}", static_cast<uint8_t>(ch));
-  return s;
-}
+// Codecs are four-byte tags: printable ASCII kept (and the backslash, as in names).
+Json codec_json(const std::string& c) { return animkit::printable(c, Keep::kAscii, Backslash::kKept); }
 
 const std::vector<std::string>* codecs_of(const AnixFile& f, uint32_t blockset_offset) {
   for (const Record& r : f.anim_chunk.records)
@@ -296,19 +286,11 @@ float float_of(const Json& v, const std::string& at) {
 
 std::vector<uint8_t> bytes_of(const Json& v, const std::string& at) {
   if (!v.is_string()) bad(at, "expected a hex string");
-  const std::string s = v.get<std::string>();
-  if (s.size() % 2) bad(at, "odd number of hex digits");
-  std::vector<uint8_t> out(s.size() / 2);
-  for (size_t i = 0; i < out.size(); ++i) {
-    auto digit = [&](char c) {
-      if (c >= '0' && c <= '9') return c - '0';
-      if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-      if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-      bad(at, fmt::format("'{}' is not a hex digit", c));
-    };
-    out[i] = static_cast<uint8_t>(digit(s[2 * i]) * 16 + digit(s[2 * i + 1]));
+  try {
+    return parse_hex(v.get<std::string>());
+  } catch (const Error& e) {
+    bad(at, e.message());
   }
-  return out;
 }
 std::vector<uint8_t> bytes_at(const Json& j, const std::string& at, const char* key) {
   return j.contains(key) ? bytes_of(j[key], at + "." + key) : std::vector<uint8_t>{};

@@ -62,7 +62,7 @@ AnmClip ClipBuilder::build() const {
 }
 
 Resource make_anm_resource(const AnmClip& clip, bool descriptor_first) {
-  const std::string name = clip.descriptor.name_text();
+  const std::string name = clip.descriptor.name_bytes();  // hashed as the bytes it is
   Resource r;
   r.header.name_hash = crc32(name + ".anm");
   Chunk kf = keyframes_chunk(clip, crc32(name + ".anm.b.cnk"));
@@ -82,7 +82,7 @@ Resource make_character_resource(const std::string& name, const std::vector<AnmC
   Resource r;
   r.header.name_hash = crc32(name);
   for (const AnmClip& c : clips) {
-    const std::string n = c.descriptor.name_text();
+    const std::string n = c.descriptor.name_bytes();
     r.chunks.push_back(keyframes_chunk(c, crc32(n + ".anm.b.cnk")));
     r.chunks.push_back(descriptor_chunk(c, crc32(n + ".anm.a.cnk")));
   }

@@ -7,25 +7,20 @@
 #include <cstring>
 
 #include "animkit/core/json_util.h"
+#include "animkit/core/text.h"
 
 namespace animkit::warriors {
 
-std::string printable(std::span<const uint8_t> bytes) {
-  std::string s;
-  for (uint8_t c : bytes) {
-    if (c >= 0x20 && c < 0x7f) {
-      s.push_back(static_cast<char>(c));
-    } else {
-      s += fmt::format("\\x{:02x}", c);
-    }
-  }
-  return s;
+// Names and codes are ASCII fields of a PS2 game: core printable, ASCII kept (issue 16 item 5).
+std::string Descriptor::name_text() const {
+  const std::string raw = name_bytes();
+  return printable(raw, Keep::kAscii);
 }
 
-std::string Descriptor::name_text() const {
+std::string Descriptor::name_bytes() const {
   size_t n = 0;
   while (n < name.size() && name[n] != 0) ++n;
-  return printable(std::span<const uint8_t>(name.data(), n));
+  return std::string(reinterpret_cast<const char*>(name.data()), n);
 }
 
 void Descriptor::set_name(std::string_view text) {
@@ -282,7 +277,7 @@ std::string event_payload_json(const AnimEvent& e) {
     case 0x21: {  // named effect: +0x06 the bone, transform, +0x14 a three-letter code
       size_t n = 0;
       while (n < 3 && e.code[n] != 0) ++n;
-      const std::string code = printable(std::span<const uint8_t>(e.code.data(), n));
+      const std::string code = printable(std::span<const uint8_t>(e.code.data(), n), Keep::kAscii);
       j["bone"] = static_cast<int16_t>(e.arg1);
       j["code"] = code;
       j["effect"] = "sub_" + code;

@@ -39,7 +39,8 @@ struct Descriptor {
   std::array<uint8_t, 8> tail{};        // +0x48-+0x4f, not described by the spec; kept
   friend bool operator==(const Descriptor&, const Descriptor&) = default;
 
-  std::string name_text() const;         // up to the first NUL
+  std::string name_text() const;         // up to the first NUL, as core printable (kAscii) text
+  std::string name_bytes() const;        // up to the first NUL, raw: what the tools' CRC-32 hashes
   void set_name(std::string_view text);  // writes the name and NUL-fills the rest
   bool has_bone(int bone) const {
     return bone >= 0 && bone < 40 && (bone_mask[bone / 8] >> (bone % 8) & 1);
@@ -47,9 +48,6 @@ struct Descriptor {
   void set_bone(int bone) { bone_mask[bone / 8] |= uint8_t(1u << (bone % 8)); }
   int mask_bit_count() const;
 };
-
-// Text of bytes as JSON can carry it: printable ASCII kept, any other byte as "\xNN".
-std::string printable(std::span<const uint8_t> bytes);
 
 // A key (8 bytes), warriors.txt "Keyframes".
 struct Key {

@@ -1,7 +1,7 @@
 // The clip clock (warriors.txt, "When a clip ends"): float32 time summed with every add and
-// multiply rounded toward zero (the PS2 FPU's mode, inferred by the spec). clock.cpp is compiled
-// with -frounding-math and switches the rounding mode with fesetround(FE_TOWARDZERO) around
-// each computation, restoring the caller's mode.
+// multiply rounded toward zero (the PS2 FPU's mode, inferred by the spec). clock.cpp derives each
+// toward-zero result from the round-to-nearest one (exactly, without switching the mode; in
+// another mode it switches with fesetround(FE_TOWARDZERO) and restores the caller's mode).
 #pragma once
 
 #include <cstdint>
@@ -33,5 +33,17 @@ struct ClockStep {
 ClockStep clock_try_step(float t, float s, float duration, uint32_t frame_count);
 // time / duration x other_duration (the gait's shared normalised time).
 float clock_rescale(float time, float duration, float other_duration);
+
+// The single operations rounded toward zero: derived from round-to-nearest (no mode switch)
+// when the thread rounds to nearest, else through fesetround; the *_fenv forms always switch
+// the mode (the reference the derived results are tested against).
+namespace toward_zero {
+float mul(float a, float b);
+float add(float a, float b);
+float div(float a, float b);
+float mul_fenv(float a, float b);
+float add_fenv(float a, float b);
+float div_fenv(float a, float b);
+}  // namespace toward_zero
 
 }  // namespace animkit::warriors

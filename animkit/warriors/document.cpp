@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "animkit/core/text.h"
 #include "animkit/warriors/clock.h"
 #include "animkit/warriors/pose.h"
 
@@ -110,12 +111,6 @@ Json header_json(const ChunkHeader& h) {
               {"hash", fmt::format("{:#010x}", h.hash)}};
 }
 
-Json bytes_hex(std::span<const uint8_t> b) {
-  std::string s;
-  for (uint8_t v : b) s += fmt::format("{:02x}", v);
-  return s;
-}
-
 Json descriptor_json(const Descriptor& d) {
   std::string mask;
   for (int b = 0; b < kNumBones; ++b) {
@@ -132,13 +127,13 @@ Json descriptor_json(const Descriptor& d) {
               {"num_channels", d.num_channels},
               {"num_events", d.num_events},
               {"keyframes_pointer", fmt::format("{:#010x}", d.keyframes_pointer)},
-              {"bone_mask", bytes_hex(d.bone_mask)},
+              {"bone_mask", to_hex(d.bone_mask)},
               {"bones", mask},
               {"name", d.name_text()},
-              {"name_field", bytes_hex(d.name)},
+              {"name_field", to_hex(d.name)},
               {"reference_count", d.reference_count},
               {"flags", fmt::format("{:#010x}", d.flags)},
-              {"tail", bytes_hex(d.tail)}};
+              {"tail", to_hex(d.tail)}};
 }
 
 Json channel_json(const char* section, int bone, const Channel& c, bool rotation) {
@@ -185,13 +180,13 @@ Json clip_json(const AnmClip& clip) {
                           {"arg1", e.arg1},
                           {"position", {e.position[0], e.position[1], e.position[2]}},
                           {"rotation", {e.rotation[0], e.rotation[1], e.rotation[2]}},
-                          {"code", bytes_hex(e.code)},
+                          {"code", to_hex(e.code)},
                           {"payload", Json::parse(event_payload_json(e))}});
   }
   return Json{{"descriptor", descriptor_json(d)},
               {"channels", std::move(channels)},
               {"events", std::move(events)},
-              {"keyframes_tail", bytes_hex(k.tail)}};
+              {"keyframes_tail", to_hex(k.tail)}};
 }
 
 // ---- validate --------------------------------------------------------------------------------
@@ -351,11 +346,11 @@ void validate_resource(const Resource& r, const ClipSet& set, const std::string&
                                     r.chunks[c.descriptor_chunk].offset + 16)) {
       out.push_back(std::move(f));
     }
-    const std::string cnk = c.clip.descriptor.name_text() + ".anm.b.cnk";
+    const std::string cnk = c.clip.descriptor.name_bytes() + ".anm.b.cnk";
     if (r.chunks[c.keyframes_chunk].header.hash != crc32(cnk)) {
       out.push_back({Finding::Level::kInfo, "HASH", w,
                      fmt::format("keyframes hash {:#010x} is not crc32(\"{}\")",
-                                 r.chunks[c.keyframes_chunk].header.hash, cnk),
+                                 r.chunks[c.keyframes_chunk].header.hash, printable(cnk, Keep::kAscii)),
                      ""});
     }
   }

@@ -17,6 +17,15 @@ CharacterInstance::CharacterInstance() {
 
 CharacterInstance::~CharacterInstance() = default;
 
+void CharacterInstance::prefetch() const {
+  const char* self = reinterpret_cast<const char*>(this);
+  for (size_t at = 0; at < sizeof(*this); at += 64) __builtin_prefetch(self + at, 1);
+  for (int i = 0; i < count_; ++i) {
+    const char* task = reinterpret_cast<const char*>(stack_[i].get());
+    for (int at = 0; at < 512; at += 64) __builtin_prefetch(task + at, 1);
+  }
+}
+
 AnimTask* CharacterInstance::top() const {
   if (count_ == 0) return nullptr;
   AnimTask* t = stack_[count_ - 1].get();
@@ -222,23 +231,31 @@ WarPose all_tagged(WarPose p) {
 }  // namespace
 
 const WarPose& CharacterInstance::sample() {
+  if (!own_work_) own_work_ = std::make_unique<SampleWorkspace>();
+  return sample(*own_work_);
+}
+
+const WarPose& CharacterInstance::sample(SampleWorkspace& work) {
+  work_ = &work;
+  PoseStack& poses = work.poses;
   default_from_queue_ = false;
   sample_context.defaults = &default_pose;
   if (!queue_.empty() && human.queued_pose_test) {
     // The queued tasks as they would stand once inserted (each at the bottom: the last queued
     // lowest), sampled bottom-up over the reference pose.
-    poses_.clear();
-    for (size_t i = queue_.size(); i-- > 0;) queue_[i]->sample(poses_);
-    if (poses_.size() > 0) {
-      queued_default_ = all_tagged(poses_.top());  // values taken from a default are tagged
+    poses.clear();
+    for (size_t i = queue_.size(); i-- > 0;) queue_[i]->sample(poses);
+    if (poses.size() > 0) {
+      queued_default_ = all_tagged(poses.top());  // values taken from a default are tagged
       sample_context.defaults = &queued_default_;
       default_from_queue_ = true;
     }
   }
-  poses_.clear();
-  for (int i = 0; i < count_; ++i) stack_[i]->sample(poses_);
-  pose_ = poses_.size() > 0 ? poses_.top() : *sample_context.defaults;
+  poses.clear();
+  for (int i = 0; i < count_; ++i) stack_[i]->sample(poses);
+  pose_ = poses.size() > 0 ? poses.top() : *sample_context.defaults;
   sample_context.defaults = &default_pose;
+  work_ = nullptr;
   build_bone_matrices(pose_, offsets, bones_);
   return pose_;
 }

@@ -37,6 +37,13 @@ struct Callback {
   bool wrap = false;
 };
 
+// What sampling needs only while it runs: the pose stack and the blends' scratch poses (4 KB a
+// character would otherwise carry; a crowd shares one per thread, so it stays in cache).
+struct SampleWorkspace {
+  PoseStack poses;
+  std::array<WarPose, 3> scratch;
+};
+
 class CharacterInstance : public EventSink {
  public:
   static constexpr int kMaxStack = 18, kMaxQueue = 10;
@@ -76,6 +83,8 @@ class CharacterInstance : public EventSink {
   // test passing, the queued tasks are sampled first (onto a buffer initialised with the
   // reference pose) and their pose is the default pose of this frame.
   const WarPose& sample();
+  // The same on a workspace of the caller's (a crowd's per-thread one); same result.
+  const WarPose& sample(SampleWorkspace& work);
   int queued() const { return static_cast<int>(queue_.size()); }
   const AnimTask* queued_task(int i) const { return queue_[i].get(); }
   // Whether this frame's default pose came from the queued tasks.
@@ -84,6 +93,10 @@ class CharacterInstance : public EventSink {
   void apply_root_motion(float dt);
   const std::array<BoneTransform, kNumBones>& bones() const { return bones_; }
   const WarPose& pose() const { return pose_; }
+
+  // Asks the cache for what the next update reads and writes (the instance and its tasks): a
+  // crowd calls it one character ahead, so the misses of one overlap the work of another.
+  void prefetch() const;
 
   int size() const { return count_; }
   AnimTask* task(int i) const { return stack_[i].get(); }
@@ -102,8 +115,8 @@ class CharacterInstance : public EventSink {
   // Whether another task on the stack holds these bits.
   uint64_t held_by_others(const AnimTask* task) const;
 
-  PoseStack& poses() { return poses_; }
-  WarPose& scratch(int i) { return scratch_[i]; }
+  // The workspace of the sampling under way (tasks' scratch poses).
+  WarPose& scratch(int i) { return work_->scratch[i]; }
 
  private:
   void finish_newest_fade_if_crowded();
@@ -120,10 +133,10 @@ class CharacterInstance : public EventSink {
   std::vector<FiredEvent> events_;
   std::vector<Callback> callbacks_;
   const AnimTask* firing_ = nullptr;
-  PoseStack poses_;
+  std::unique_ptr<SampleWorkspace> own_work_;  // made on the first sample() without one
+  SampleWorkspace* work_ = nullptr;            // while sampling
   WarPose queued_default_;  // 0x005fd040
   bool default_from_queue_ = false;
-  std::array<WarPose, 3> scratch_;
   WarPose pose_;
   std::array<BoneTransform, kNumBones> bones_;
 };

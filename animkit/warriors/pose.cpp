@@ -1,5 +1,10 @@
 #include "animkit/warriors/pose.h"
 
+#include <cmath>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace animkit::warriors {
 
 // warriors.txt "The pose", parent table.
@@ -79,6 +84,73 @@ WarPose default_pose(Vec3 root_translation) {
 }
 
 namespace {
+// animkit::rotate and animkit::slerp (core/math.cpp) written out here so they inline: the same
+// operations in the same order give the same floats (pose tests compare them with the core
+// functions), and the 34 bones' independent work overlaps instead of waiting on a call each.
+inline Vec3 rotate_inline(Quat q, Vec3 v) {
+  const Vec3 u{q.x, q.y, q.z};
+  const Vec3 t = cross(u, v) * 2.f;
+  return v + t * q.w + cross(u, t);
+}
+inline Quat slerp_inline(Quat a, Quat b, float t) {
+  t = t < 0.f ? 0.f : (t > 1.f ? 1.f : t);
+  float c = dot(a, b);
+  if (c < 0.f) {
+    b = -b;
+    c = -c;
+  }
+  if (c > 0.9995f) return nlerp(a, b, t);
+  const float angle = std::acos(c);
+  const float s = std::sin(angle);
+  const float wa = std::sin((1.f - t) * angle) / s;
+  const float wb = std::sin(t * angle) / s;
+  return {a.x * wa + b.x * wb, a.y * wa + b.y * wb, a.z * wa + b.z * wb, a.w * wa + b.w * wb};
+}
+
+#if defined(__SSE2__)
+// A bone's model transform from its parent's, four lanes at a time: each lane does the scalar
+// code's operations in its order (Quat operator* and rotate_inline; a - b as a + (-b), which
+// IEEE defines it as), so the floats are the same (pose tests compare with the core functions).
+inline __m128 load3(const Vec3& v) { return _mm_set_ps(0.f, v.z, v.y, v.x); }
+inline __m128 load4(const Quat& q) { return _mm_loadu_ps(&q.x); }
+template <int I>
+inline __m128 lane(__m128 v) {
+  return _mm_shuffle_ps(v, v, _MM_SHUFFLE(I, I, I, I));
+}
+inline __m128 negate_lanes(__m128 v, __m128 signs) { return _mm_xor_ps(v, signs); }
+inline __m128 cross3(__m128 a, __m128 b) {
+  const __m128 a_yzx = _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 0, 2, 1));
+  const __m128 a_zxy = _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 1, 0, 2));
+  const __m128 b_yzx = _mm_shuffle_ps(b, b, _MM_SHUFFLE(3, 0, 2, 1));
+  const __m128 b_zxy = _mm_shuffle_ps(b, b, _MM_SHUFFLE(3, 1, 0, 2));
+  return _mm_sub_ps(_mm_mul_ps(a_yzx, b_zxy), _mm_mul_ps(a_zxy, b_yzx));
+}
+inline void compose_sse(const BoneTransform& parent, const Quat& local, const Vec3& offset,
+                        BoneTransform& out) {
+  const __m128 a = load4(parent.rotation), bq = load4(local);
+  // x: aw bx + ax bw + ay bz - az by; y: aw by - ax bz + ay bw + az bx;
+  // z: aw bz + ax by - ay bx + az bw; w: aw bw - ax bx - ay by - az bz.
+  __m128 r = _mm_mul_ps(lane<3>(a), bq);
+  r = _mm_add_ps(
+      r, negate_lanes(_mm_mul_ps(lane<0>(a), _mm_shuffle_ps(bq, bq, _MM_SHUFFLE(0, 1, 2, 3))),
+                      _mm_set_ps(-0.f, 0.f, -0.f, 0.f)));
+  r = _mm_add_ps(
+      r, negate_lanes(_mm_mul_ps(lane<1>(a), _mm_shuffle_ps(bq, bq, _MM_SHUFFLE(1, 0, 3, 2))),
+                      _mm_set_ps(-0.f, -0.f, 0.f, 0.f)));
+  r = _mm_add_ps(
+      r, negate_lanes(_mm_mul_ps(lane<2>(a), _mm_shuffle_ps(bq, bq, _MM_SHUFFLE(2, 3, 0, 1))),
+                      _mm_set_ps(-0.f, 0.f, 0.f, -0.f)));
+  _mm_storeu_ps(&out.rotation.x, r);
+  // rotate: t = cross(u, v) x 2; v + t w + cross(u, t); then the parent's position added.
+  const __m128 v = load3(offset);
+  const __m128 t = _mm_mul_ps(cross3(a, v), _mm_set1_ps(2.f));
+  const __m128 rotated = _mm_add_ps(_mm_add_ps(v, _mm_mul_ps(t, lane<3>(a))), cross3(a, t));
+  alignas(16) float f[4];
+  _mm_store_ps(f, _mm_add_ps(load3(parent.position), rotated));
+  out.position = {f[0], f[1], f[2]};
+}
+#endif
+
 // The motion channels: a tagged side gives way to the other; both tagged keep the lower.
 template <class T, class Mix>
 T blend_motion(const T& a, const T& b, float w, Mix mix) {
@@ -105,7 +177,7 @@ bool in_subtree(int b, int root) {
 void pose_blend_partial(const WarPose& lower, const WarPose& upper, float weight, WarPose& out,
                         int bone) {
   const auto vlerp = [](Vec3 a, Vec3 b, float t) { return lerp(a, b, t); };
-  const auto qslerp = [](Quat a, Quat b, float t) { return slerp(a, b, t); };
+  const auto qslerp = [](Quat a, Quat b, float t) { return slerp_inline(a, b, t); };
   const bool all = bone < 0;
   out.root_velocity = all || in_subtree(0, bone)
                           ? blend_motion(lower.root_velocity, upper.root_velocity, weight, vlerp)
@@ -134,8 +206,12 @@ void build_bone_matrices(const WarPose& pose, const std::array<Vec3, kNumBones>&
   out[1].rotation = pose.rotations[1];
   for (int b = 2; b < kNumBones; ++b) {
     const BoneTransform& p = out[kParents[b]];
+#if defined(__SSE2__)
+    compose_sse(p, pose.rotations[b], offsets[b], out[b]);
+#else
     out[b].rotation = p.rotation * pose.rotations[b];
-    out[b].position = p.position + rotate(p.rotation, offsets[b]);
+    out[b].position = p.position + rotate_inline(p.rotation, offsets[b]);
+#endif
   }
 }
 

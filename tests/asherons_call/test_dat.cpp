@@ -42,6 +42,19 @@ void expect_error_at(F&& f, uint64_t offset, const std::string& text) {
   }
 }
 
+// The header's version text (the preamble up to its NUL) as core printable text: ASCII kept,
+// other bytes as \xNN (before issue 16 item 5 they became '?', which lost them); version_major
+// as core to_hex.
+TEST(AcDat, HeaderJsonVersionTextIsPrintable) {
+  DatHeader h;
+  const uint8_t text[] = {'A', 'C', 0x01, 0xE9, '\\', 0};
+  std::memcpy(h.preamble.data(), text, sizeof text);
+  for (size_t i = 0; i < h.version_major.size(); ++i) h.version_major[i] = static_cast<uint8_t>(i * 17);
+  const Json j = to_json(h);
+  EXPECT_EQ(j["version"], "AC\\x01\\xe9\\x5c");
+  EXPECT_EQ(j["version_major"], "00112233445566778899aabbccddeeff");
+}
+
 // Container page 1: the header fields at 0x140.
 TEST(AcDat, HeaderFields) {
   const std::vector<uint8_t> bytes = write_dat({{0x09000001u, pattern(10, 1)}});

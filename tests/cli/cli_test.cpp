@@ -1,54 +1,38 @@
 // The command-line contract (DESIGN.md, "The command line"): exit 0 on success, 1 on invalid
 // input with one `error:` line naming the file and offset, 2 on bad usage; --json everywhere.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "animkit/core/neutral_json.h"
 #include "animkit/core/synthetic.h"
+#include "tests/common/run_cli.h"
 
 namespace animkit {
 namespace {
 
 namespace fs = std::filesystem;
+using Result = test::CliResult;
 
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-class CliTest : public ::testing::Test {
+// Each test starts with the synthetic arm as neutral JSON in its directory.
+class CliTest : public test::CliFixture {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("animkit-cli-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
-            "-" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    CliFixture::SetUp();
     write_text(dir_ / "arm.json", to_json(synthetic_arm()).dump());
   }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  Result Run(const std::string& args) {
-    const std::string cmd = std::string(ANIMKIT_BINARY) + " " + args + " >" + (dir_ / "out").string() +
-                            " 2>" + (dir_ / "err").string();
-    const int status = std::system(cmd.c_str());
-    return {WEXITSTATUS(status), Slurp(dir_ / "out"), Slurp(dir_ / "err")};
-  }
-  static std::string Slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
-  std::string P(const std::string& name) const { return (dir_ / name).string(); }
-  fs::path dir_;
 };
+
+// The harness itself (tests/common/run_cli.h): exit code, stdout and stderr apart; a crash
+// reads as 128 + the signal, never as a pass.
+TEST_F(CliTest, HarnessCapturesCodeOutputAndSignals) {
+  const Result r = test::run_cli("sh", "-c 'echo out; echo err >&2; exit 3'", dir_);
+  EXPECT_EQ(r.code, 3);
+  EXPECT_EQ(r.out, "out\n");
+  EXPECT_EQ(r.err, "err\n");
+  EXPECT_EQ(test::run_cli("sh", "-c 'kill -SEGV $$'", dir_).code, 128 + 11);
+  EXPECT_EQ(Run("--help").code, 0);
+}
 
 TEST_F(CliTest, BadUsageExits2) {
   EXPECT_EQ(Run("").code, 2);

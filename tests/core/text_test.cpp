@@ -41,6 +41,30 @@ TEST(Printable, RoundTripsEveryByte) {
   EXPECT_EQ(printable(std::span<const uint8_t>(bytes)), "A\\x00\\xfe");
 }
 
+// Keep::kAscii (console games' fixed name fields): every byte >= 0x80 escaped, even a valid
+// UTF-8 sequence; the rest as kUtf8, and as reversible.
+TEST(Printable, AsciiOnlyEscapesEveryHighByte) {
+  EXPECT_EQ(printable("Bip01 L Hand", Keep::kAscii), "Bip01 L Hand");
+  EXPECT_EQ(printable("\xC3\xA9t\xC3\xA9", Keep::kAscii), "\\xc3\\xa9t\\xc3\\xa9");
+  EXPECT_EQ(printable("\x83\x41", Keep::kAscii), "\\x83A");  // Shift-JIS lead byte, then 'A'
+  const uint8_t name[] = {'A', 0xE9, '\\', 0x01};
+  EXPECT_EQ(printable(std::span<const uint8_t>(name), Keep::kAscii), "A\\xe9\\x5c\\x01");
+  EXPECT_EQ(printable("\t\x7F", Keep::kAscii), "\\x09\\x7f");
+  std::string all;
+  for (int b = 0; b < 256; ++b) all += static_cast<char>(b);
+  const std::string p = printable(all, Keep::kAscii);
+  for (const char c : p) EXPECT_LT(static_cast<unsigned char>(c), 0x80);
+  EXPECT_EQ(from_printable(p), all);
+}
+
+// Backslash::kKept: paths read as written; everything else escaped as before.
+TEST(Printable, BackslashKeptOnRequest) {
+  EXPECT_EQ(printable("orc\\anims\\run", Keep::kUtf8, Backslash::kKept), "orc\\anims\\run");
+  EXPECT_EQ(printable("a\\\xFF\n", Keep::kUtf8, Backslash::kKept), "a\\\\xff\\x0a");
+  EXPECT_EQ(printable("S\0R\\"s, Keep::kAscii, Backslash::kKept), "S\\x00R\\");
+  EXPECT_EQ(printable("\xC3\xA9\\", Keep::kAscii, Backslash::kKept), "\\xc3\\xa9\\");
+}
+
 TEST(Printable, FromPrintableRejectsABadEscape) {
   EXPECT_EQ(from_printable("\\x4A\\x4a"), "JJ");
   EXPECT_THROW(from_printable("\\"), Error);

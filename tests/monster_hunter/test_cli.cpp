@@ -12,6 +12,8 @@
 
 #include "animkit/core/json_util.h"
 #include "animkit/core/registry.h"
+#include "animkit/gltf/export.h"
+#include "animkit/monster_hunter/document.h"
 #include "animkit/monster_hunter/pac.h"
 #include "animkit/monster_hunter/synthetic.h"
 
@@ -271,6 +273,100 @@ TEST_F(MhCli, RigThenPutIsLossless) {
   r = Run("mh rig --json " + pac + " --entry 1");
   EXPECT_EQ(Json::parse(r.out), two);
   EXPECT_EQ(Run("mh rig " + pac + " --entry 7").code, 1);  // no part has a clip
+}
+
+// issue 17, item 2: export, then import back through the real binary.
+TEST_F(MhCli, ExportThenImportGivesBackThePac) {
+  const std::string pac = WritePac("file_06185", good());
+  const std::vector<uint8_t> original = read_file(pac);
+  Result r = Run("export " + pac + " -o " + P("a.glb"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = Run("import " + P("a.glb") + " --as mh-pac --template " + pac + " -o " + P("back.pac"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(read_file(P("back.pac")), original);
+  // The species' PAC under --data, the same file.
+  r = Run("import " + P("a.glb") + " --as mh-pac --template 75 --data " + dir_.string() + " -o " +
+          P("back2.pac"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(read_file(P("back2.pac")), original);
+  // The dry run: the per-joint error against the glTF, nothing written.
+  r = Run("import " + P("a.glb") + " --as mh-pac --template " + pac +
+          " --refit --tolerance 1.5 --dry-run --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Json j = Json::parse(r.out);
+  EXPECT_TRUE(j["output"].is_null());
+  EXPECT_TRUE(j["report"]["within_tolerance"].get<bool>());
+  ASSERT_EQ(j["report"]["max_error"].size(), 8u);
+  for (const auto& [joint, steps] : j["report"]["max_error"].items()) {
+    EXPECT_GT(steps.get<double>(), 0.0) << joint;  // refitted: quantised anew
+    EXPECT_LE(steps.get<double>(), 1.5) << joint;
+  }
+  EXPECT_EQ(j["report"]["clips"].size(), 6u);
+  // No template: an error that says what to give.
+  r = Run("import " + P("a.glb") + " --as mh-pac -o " + P("x.pac"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("--template"), std::string::npos) << r.err;
+}
+
+TEST_F(MhCli, ImportIntoAnotherEntryIsWhatMhPutWrites) {
+  const std::string pac = WritePac("file_06185", good());
+  ASSERT_EQ(Run("export " + pac + " -o " + P("a.glb")).code, 0);
+  Result r = Run("import " + P("a.glb") + " --clip entry_001 --entry 2 --as mh-pac --template " +
+                 pac + " -o " + P("two.pac"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(read_file(P("two.pac")), read_file(pac));
+  EXPECT_EQ(Run("validate " + P("two.pac")).code, 0);
+  // Entry 2 of the result, taken out as a whole-rig clip and put back into the original by
+  // `mh put`, gives the same file: import writes an entry across the parts as put does.
+  r = Run("mh rig " + P("two.pac") + " --entry 2 -o " + P("clip.bin"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = Run("mh put " + pac + " --entry 2 --clip " + P("clip.bin") + " -o " + P("put.pac"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(read_file(P("put.pac")), read_file(P("two.pac")));
+  // Several animations and one --entry: which one is meant?
+  r = Run("import " + P("a.glb") + " --entry 2 --as mh-pac --template " + pac + " -o " + P("x.pac"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("--clip NAME"), std::string::npos) << r.err;
+}
+
+TEST_F(MhCli, ImportMhp3rdPackAndRefusals) {
+  MonsterSpec spec;
+  spec.game = Game::kMhp3rd;
+  spec.entries = 3;
+  const Monster p3 = synthetic_monster(spec);
+  const std::string files = WriteMonster(p3);
+  Result r = Run("export " + files + " -o " + P("p.glb"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = Run("import " + P("p.glb") + " --as mh-pack --template " + P("pack.bin") + " --skeleton " +
+          P("skeleton.bin") + " -o " + P("back.bin"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(read_file(P("back.bin")), read_file(P("pack.bin")));
+  // A joint the template does not have: exit 1, named.
+  const Monster m = good();
+  Animated a = to_animated(m.skeleton, &m.pack, {});
+  a.skeleton.names[6] = "tail_tip";
+  gltf::write(a, P("renamed.glb"));
+  const std::string pac = WritePac("m.pac", m);
+  r = Run("import " + P("renamed.glb") + " --as mh-pac --template " + pac + " -o " + P("x.pac"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("missing 1 joint(s) of the target: bone_06"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("does not have: tail_tip"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(P("x.pac")));
+  // A rule the result would break: refused with the rule's code and fix.
+  Monster scaled = good();
+  scaled.pack.clips[scaled.pack.streams[0][1]].tracks[2].channels.push_back(
+      {bits::kSclY, {{256, 0, 0, 0}}});
+  const std::string bad = WritePac("bad.pac", scaled);
+  r = Run("import " + P("renamed.glb") + " --as mh-pac --template " + bad + " -o " + P("x.pac"));
+  EXPECT_EQ(r.code, 1);  // the joints first
+  gltf::write(to_animated(m.skeleton, &m.pack, {}), P("a.glb"));
+  r = Run("import " + P("a.glb") + " --as mh-pac --template " + bad + " -o " + P("x.pac"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("error SCALE_CHANNEL: stream 0 slot 1 track 2 (fix: drop them: the engine "
+                       "crashes on the scale bits)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(P("x.pac")));
 }
 
 }  // namespace

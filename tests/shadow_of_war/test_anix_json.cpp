@@ -71,7 +71,8 @@ TEST(AnixJson, BlocksetAlignPadIsKept) {
 
 TEST(AnixJson, OddNamesAndCodecs) {
   for (const std::string name : {std::string("bad\xff\xfe"), std::string("a\\x41b"),
-                                 std::string("path\\to\\clip"), std::string(47, 'n')}) {
+                                 std::string("path\\to\\clip"), std::string(47, 'n'),
+                                 std::string("tab\there\n")}) {
     SCOPED_TRACE(name);
     AnixBuild b = two_clips_with_events();
     b.clips[0].name = name;
@@ -82,6 +83,20 @@ TEST(AnixJson, OddNamesAndCodecs) {
   AnixBuild c = one_clip();
   c.clips[0].codecs[2] = std::string("S\0R\\", 4);
   expect_identical(build_anix_bytes(c));
+}
+
+// Names print through core printable (issue 16 item 5): valid UTF-8 and the backslash kept,
+// control characters and invalid bytes as \xNN; a `_hex` beside a text that is not its bytes.
+TEST(AnixJson, NameTextRule) {
+  AnixBuild b = one_clip();
+  b.clips[0].name = "orc\\run\t\xC3\xA9\xFF";
+  const Json j = to_json(parse_anix(build_anix_bytes(b)));
+  const Json& rec = j["anim_chunk"]["records"][0];
+  EXPECT_EQ(rec["name"], "orc\\run\\x09\xC3\xA9\\xff");
+  EXPECT_EQ(rec["name_hex"], "6f72635c72756e09c3a9ff");
+  AnixBuild plain = one_clip();
+  plain.clips[0].name = "orc_run";
+  EXPECT_FALSE(to_json(parse_anix(build_anix_bytes(plain)))["anim_chunk"]["records"][0].contains("name_hex"));
 }
 
 TEST(AnixJson, NanAndInfinityBits) {

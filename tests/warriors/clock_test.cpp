@@ -4,7 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <cfenv>
+#include <bit>
+#include <cfloat>
 #include <cmath>
+#include <random>
+#include <vector>
 
 #include "animkit/warriors/cursor.h"
 
@@ -76,6 +80,67 @@ TEST(WarriorsClock, NeverEndsReasons) {
     }
     EXPECT_EQ(clip_length(d, rate).updates, k) << rate;
   }
+}
+
+// clock.cpp derives each toward-zero result from round-to-nearest (no mode switch): it must equal
+// the FPU's own toward-zero result bit for bit, for the clock's operands and for any floats
+// (subnormals, the overflow to FLT_MAX, signed zeros, infinities, NaN).
+bool same_float(float a, float b) {
+  return (std::isnan(a) && std::isnan(b)) || std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b);
+}
+void expect_toward_zero_ops(float a, float b) {
+  using namespace toward_zero;
+  ASSERT_TRUE(same_float(add(a, b), add_fenv(a, b))) << a << " + " << b;
+  ASSERT_TRUE(same_float(add(a, -b), add_fenv(a, -b))) << a << " - " << b;
+  ASSERT_TRUE(same_float(mul(a, b), mul_fenv(a, b))) << a << " x " << b;
+  ASSERT_TRUE(same_float(div(a, b), div_fenv(a, b))) << a << " / " << b;
+}
+
+TEST(WarriorsClock, TowardZeroWithoutModeSwitchIsExact) {
+  ASSERT_EQ(std::fegetround(), FE_TONEAREST);
+  std::vector<float> edge = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 30.0f, kDt, kSixtieth, 0.75f, 0.8f,
+                             0.9f, 26 / 30.f, 2 / 30.f, 680 / 30.f, 1e-7f, 3.0e38f, FLT_MAX,
+                             FLT_MIN, FLT_TRUE_MIN, 1e-40f, INFINITY, -INFINITY, NAN, 16777216.0f,
+                             1e9f};
+  for (size_t i = 0, n = edge.size(); i < n; ++i) {
+    edge.push_back(std::nextafter(edge[i], INFINITY));
+    edge.push_back(std::nextafter(edge[i], -INFINITY));
+  }
+  for (float a : edge) {
+    for (float b : edge) expect_toward_zero_ops(a, b);
+  }
+  std::mt19937 rng(14);
+  std::uniform_real_distribution<float> time(0.0f, 100.0f), rate(0.0f, 2.0f);
+  for (int i = 0; i < 200000; ++i) {
+    expect_toward_zero_ops(time(rng), rate(rng));  // the clock's own operands
+    expect_toward_zero_ops(time(rng), time(rng));
+    expect_toward_zero_ops(std::bit_cast<float>(static_cast<uint32_t>(rng())),
+                           std::bit_cast<float>(static_cast<uint32_t>(rng())));
+  }
+  // The clock steps themselves: a clip's time summed update by update at the runtime rates.
+  for (float r : {0.75f, 0.8f, 0.9f, 1.0f}) {
+    float t = 0;
+    const float s = toward_zero::mul_fenv(kDt, r);
+    ASSERT_EQ(clock_step_size(kDt, r), s);
+    for (int k = 0; k < 20000; ++k) {
+      const float next = toward_zero::add_fenv(t, s);
+      ASSERT_EQ(clock_add(t, s), next);
+      ASSERT_EQ(clock_frame(next), static_cast<uint32_t>(toward_zero::add_fenv(
+                                       toward_zero::mul_fenv(next, 30.0f), 0.5f)));
+      t = next;
+    }
+  }
+}
+
+// In another rounding mode the clock switches the mode itself (and restores the caller's).
+TEST(WarriorsClock, TowardZeroInAnotherModeSwitches) {
+  ASSERT_EQ(std::fesetround(FE_UPWARD), 0);
+  const float sum = toward_zero::add(1.0f, 1e-10f);
+  const float frames = static_cast<float>(clock_frame_count(26 / 30.f));
+  EXPECT_EQ(std::fegetround(), FE_UPWARD);
+  std::fesetround(FE_TONEAREST);
+  EXPECT_EQ(sum, 1.0f);  // upward would give the next float above 1
+  EXPECT_EQ(frames, 26.0f);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "animkit/core/text.h"
 #include "animkit/warriors/builder.h"
 #include "animkit/warriors/character.h"
 #include "animkit/warriors/clip.h"
@@ -113,6 +114,20 @@ TEST(WarriorsClip, DescriptorLayout) {
   Reader r(b);
   EXPECT_EQ(read_descriptor(r), c.descriptor);
   EXPECT_EQ(c.descriptor.name_text(), "test_clip");
+}
+
+// A name byte outside printable ASCII (or a backslash) prints as \xNN (core printable, kAscii:
+// reversible); the resource and chunk hashes are CRC-32s of the raw bytes
+// (warriors-container.md: "of the name as the tools spelled it").
+TEST(WarriorsClip, OddNameBytesPrintAsEscapesAndHashRaw) {
+  AnmClip c = two_channel_clip();
+  const std::string raw("a\\\xE9", 3);
+  c.descriptor.set_name(raw);
+  EXPECT_EQ(c.descriptor.name_bytes(), raw);
+  EXPECT_EQ(c.descriptor.name_text(), "a\\x5c\\xe9");
+  EXPECT_EQ(from_printable(c.descriptor.name_text()), raw);
+  const Resource r = make_anm_resource(c);
+  EXPECT_EQ(r.header.name_hash, crc32(raw + ".anm"));
 }
 
 // Byte-exact round trip of a clip (DESIGN.md principle 2).

@@ -68,19 +68,30 @@ struct Converted {
   bool copied = false;  // a .glb / .gltf served as it is
 };
 
-std::string unique_name(const std::string& stem, const std::vector<Converted>& done) {
-  std::string name = stem + ".glb";
+std::string unique_name(const std::string& stem, const std::vector<Converted>& done,
+                        const std::string& ext = ".glb") {
+  std::string name = stem + ext;
   for (int n = 2;; ++n) {
     bool taken = false;
     for (const Converted& c : done) taken = taken || c.name == name;
     if (!taken) return name;
-    name = fmt::format("{}-{}.glb", stem, n);
+    name = fmt::format("{}-{}{}", stem, n, ext);
   }
+}
+
+// A pose trace (`animkit play SCENARIO --pose --json`, issue 14): JSON lines whose first line
+// has "update" and a "pose" with "model". The page reads it itself (web/trace.js).
+bool is_pose_trace(const std::vector<uint8_t>& bytes) {
+  const auto end = std::find(bytes.begin(), bytes.end(), uint8_t{'\n'});
+  const Json first = Json::parse(bytes.begin(), end, nullptr, false);
+  return first.is_object() && first.contains("update") && first.contains("pose") &&
+         first["pose"].is_object() && first["pose"].contains("model");
 }
 
 // Opens the files and groups them: each file joins the group before it when merge_neutral
 // accepts the pair (a skeleton and its clips, or clips of the same skeleton), else starts its
-// own. Each group becomes one .glb. A .glb / .gltf no format reads is served as it is.
+// own. Each group becomes one .glb. A .glb / .gltf no format reads, or a pose trace, is served
+// as it is.
 std::vector<Converted> convert(Cli& cli, const std::vector<std::string>& files,
                                const Options& options, const fs::path& out_dir) {
   using Group = std::vector<std::unique_ptr<Document>>;
@@ -129,8 +140,9 @@ std::vector<Converted> convert(Cli& cli, const std::vector<std::string>& files,
     // Files no format claims: a .glb / .gltf is served as it is; others are skipped with a word
     // (so `animkit view demo-out` works). A file of a known format that does not parse is an
     // error, as everywhere.
-    if (!forced && !cli.registry.detect(f, read_file(f))) {
-      if (ext == ".glb" || ext == ".gltf") {
+    const std::vector<uint8_t> bytes = read_file(f);
+    if (!forced && !cli.registry.detect(f, bytes)) {
+      if (ext == ".glb" || ext == ".gltf" || is_pose_trace(bytes)) {
         items.push_back({{}, f, f});
         last_group = kNone;
       } else {
@@ -165,7 +177,11 @@ std::vector<Converted> convert(Cli& cli, const std::vector<std::string>& files,
   for (const Item& item : items) {
     const std::string first = item.source.substr(0, item.source.find(", "));
     const std::string stem = files.empty() ? "animkit" : fs::path(first).stem().string();
-    Converted c{unique_name(stem, done), item.source};
+    // A copied glTF is served as .glb (as before); a trace keeps its own name.
+    std::string ext = fs::path(item.copy).extension().string();
+    if (item.copy.empty() || ext == ".glb" || ext == ".gltf") ext = ".glb";
+    if (ext.empty()) ext = ".jsonl";
+    Converted c{unique_name(stem, done, ext), item.source};
     if (!item.copy.empty()) {
       fs::copy_file(item.copy, out_dir / c.name);
       c.copied = true;

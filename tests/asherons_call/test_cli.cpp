@@ -1,0 +1,128 @@
+// The `animkit` binary on Asheron's Call files (issue 13 item 2, issue 17 item 4): the creature
+// export from a dat, and `import --as ac-animation` back to the original bytes, its dry-run
+// report and its errors (exit 1 with the message).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "animkit/asherons_call/synthetic.h"
+#include "animkit/core/json_util.h"
+#include "animkit/core/registry.h"
+
+namespace animkit::asherons_call {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+class AcCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("animkit-ac-cli-" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
+            std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    write_file(dir_ / "portal.dat", humanoid_dat());
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  Result Run(const std::string& args) {
+    const std::string cmd = std::string(ANIMKIT_BINARY) + " " + args + " >" +
+                            (dir_ / "out").string() + " 2>" + (dir_ / "err").string();
+    const int status = std::system(cmd.c_str());
+    return {WEXITSTATUS(status), Slurp(dir_ / "out"), Slurp(dir_ / "err")};
+  }
+  static std::string Slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+  std::string P(const std::string& name) const { return "'" + (dir_ / name).string() + "'"; }
+  fs::path dir_;
+};
+
+TEST_F(AcCli, ExportACreatureFromADat) {
+  const Result r = Run("export " + P("portal.dat") + " --setup 0x02000001 -o " + P("human.glb"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("6 joints, 12 clips"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::exists(dir_ / "human.glb"));
+  const Result bad = Run("export " + P("portal.dat") + " --setup 0x02000009 -o " + P("x.glb"));
+  EXPECT_EQ(bad.code, 1);
+  EXPECT_NE(bad.err.find("object 0x02000009 is not in the dat"), std::string::npos) << bad.err;
+}
+
+// `plot` takes --setup as export does: the creature's joints are the channels.
+TEST_F(AcCli, PlotACreature) {
+  const Result r = Run("plot " + P("portal.dat") + " --setup 0x02000001 -o " + P("p.svg"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string svg = Slurp(dir_ / "p.svg");
+  EXPECT_NE(svg.find("part_4"), std::string::npos);
+}
+
+// Export an animation over the Setup, import it with the original as template: the same bytes
+// (a file template with --setup DAT:ID, and a dat template with --id and --setup ID).
+TEST_F(AcCli, ImportOfAnUnchangedExportGivesTheOriginalBytes) {
+  ASSERT_EQ(Run("ac extract " + P("portal.dat") + " 0x03000110 -o " + P("orig.bin")).code, 0);
+  ASSERT_EQ(Run("export " + P("portal.dat") + " --setup 0x02000001 --id 0x03000110 -o " +
+                P("link.glb"))
+                .code,
+            0);
+  const Result r = Run("import " + P("link.glb") + " --as ac-animation --template " +
+                       P("orig.bin") + " --setup '" + (dir_ / "portal.dat").string() +
+                       ":0x02000001' -o " + P("back.bin"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("identical to the template"), std::string::npos) << r.out;
+  EXPECT_EQ(Slurp(dir_ / "back.bin"), Slurp(dir_ / "orig.bin"));
+  const Result d = Run("import " + P("link.glb") + " --as ac-animation --template " +
+                       P("portal.dat") + " --id 0x03000110 --setup 0x02000001 -o " +
+                       P("back2.bin"));
+  ASSERT_EQ(d.code, 0) << d.err;
+  EXPECT_EQ(Slurp(dir_ / "back2.bin"), Slurp(dir_ / "orig.bin"));
+}
+
+TEST_F(AcCli, DryRunJsonReportsPerJointError) {
+  ASSERT_EQ(Run("export " + P("portal.dat") + " --setup 0x02000001 -o " + P("human.glb")).code, 0);
+  const Result r = Run("import " + P("human.glb") +
+                       " --as ac-animation --clip 'cycle NonCombat/WalkForward' --id 0x03000101 "
+                       "--dry-run --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Json j = parse_json(r.out);
+  EXPECT_TRUE(j["output"].is_null());
+  EXPECT_FALSE(fs::exists(dir_ / "out.bin"));
+  const Json& rep = j["report"];
+  EXPECT_EQ(rep["frames"], 30);
+  EXPECT_EQ(rep["hooks"], 2);  // the walk's two Sound hooks
+  EXPECT_EQ(rep["id"], "0x03000101");
+  for (const char* joint : {"root", "part_0", "part_1", "part_2", "part_3", "part_4"}) {
+    ASSERT_TRUE(rep["max_error"].contains(joint)) << joint;
+    EXPECT_LE(rep["max_error"][joint]["translation"].get<double>(), 1e-6) << joint;
+    EXPECT_LE(rep["max_error"][joint]["rotation"].get<double>(), 1e-3) << joint;
+  }
+}
+
+TEST_F(AcCli, ImportErrors) {
+  ASSERT_EQ(Run("export " + P("portal.dat") + " --setup 0x02000001 -o " + P("human.glb")).code, 0);
+  Result r = Run("import " + P("human.glb") + " --as ac-animation -o " + P("x.bin"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("pick it with --clip"), std::string::npos) << r.err;
+  r = Run("import " + P("human.glb") +
+          " --as ac-animation --clip 'cycle NonCombat/Ready' --setup 0x02000001 -o " + P("x.bin"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("name the dat too"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "x.bin"));
+}
+
+}  // namespace
+}  // namespace animkit::asherons_call

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Issue 13 item 2: the creature export (`animkit export DAT --setup ID`) passes the Khronos glTF
+# validator (tools/validate_gltf.mjs), for both rigs, a picked animation and the .gltf form.
+set -euo pipefail
+animkit=$1 source_dir=$2 out=$3
+rm -rf "$out" && mkdir -p "$out"
+"$animkit" demo --engine asherons_call --out "$out/demo" >/dev/null
+dat="$out/demo/asherons_call/humanoid.dat"
+"$animkit" export "$dat" --setup 0x02000001 -o "$out/human.glb" >/dev/null
+"$animkit" export "$dat" --setup 0x02000001 -o "$out/human.gltf" >/dev/null
+"$animkit" export "$dat" --setup 0x02000001 --rig flat -o "$out/human-flat.glb" >/dev/null
+"$animkit" export "$dat" --setup 0x02000001 --id 0x03000111 -o "$out/human-link.glb" >/dev/null
+"$animkit" export "$dat" --id 0x02000001 -o "$out/human-by-id.glb" >/dev/null
+cd "$source_dir"
+node tools/validate_gltf.mjs "$out"/*.glb "$out"/*.gltf "$out/demo/asherons_call/creature.glb"

@@ -1,0 +1,200 @@
+// The crowd (issue 14 item 7): characters updated on 1 and 2 threads by Crowd::update give the
+// same floats, update by update, as the player (`animkit play`'s run_scenario) gives for one
+// character with the same tasks; and the per-thread workspace gives the pose sample() gives.
+#include "animkit/warriors/crowd.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <random>
+
+#include "animkit/core/registry.h"
+#include "animkit/warriors/builder.h"
+#include "animkit/warriors/clock.h"
+#include "animkit/warriors/demo.h"
+#include "animkit/warriors/scenario.h"
+
+namespace animkit::warriors {
+namespace {
+
+// What each update leaves behind, compared bit for bit.
+struct Frame {
+  WarPose pose;
+  std::array<BoneTransform, kNumBones> bones;
+  Vec3 position, velocity;
+  float heading = 0;
+  uint64_t state_flags = 0;
+  int playing_anim = -1, tasks = 0;
+  size_t events = 0;
+};
+Frame frame_of(const CharacterInstance& c) {
+  return {c.pose(),         c.bones(),           c.human.position,     c.human.velocity,
+          c.human.heading,  c.human.state_flags, c.human.playing_anim, c.size(),
+          c.events().size()};
+}
+template <class T>
+bool same_bits(const T& a, const T& b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+void expect_same(const Frame& got, const Frame& want, const std::string& where) {
+  EXPECT_TRUE(same_bits(got.pose, want.pose)) << where << ": pose";
+  EXPECT_TRUE(same_bits(got.bones, want.bones)) << where << ": bone transforms";
+  EXPECT_TRUE(same_bits(got.position, want.position)) << where << ": position";
+  EXPECT_TRUE(same_bits(got.velocity, want.velocity)) << where << ": velocity";
+  EXPECT_TRUE(same_bits(got.heading, want.heading)) << where << ": heading";
+  EXPECT_EQ(got.state_flags, want.state_flags) << where;
+  EXPECT_EQ(got.playing_anim, want.playing_anim) << where;
+  EXPECT_EQ(got.tasks, want.tasks) << where;
+  EXPECT_EQ(got.events, want.events) << where;
+}
+
+struct Clips {
+  AnmClip walk = synthetic_gait_clip("walk", 36, 0.35f, 1.5f);
+  AnmClip jog = synthetic_gait_clip("jog", 24, 0.6f, 3.5f);
+  AnmClip run = synthetic_gait_clip("run", 20, 0.85f, 6.0f);
+  AnmClip idle = synthetic_idle_clip();
+  PlayClip p_walk = make_play_clip(walk, 4), p_jog = make_play_clip(jog, 5),
+           p_run = make_play_clip(run, 6), p_idle = make_play_clip(idle, 388);
+};
+
+constexpr int kKinds = 6, kUpdates = 90;
+
+// Character kind k: an idle loop at 0.75, then a change to a gait blend (flags 0x2c1) under a
+// fade of k x 0.2 s (0 s completes at once; 1.0 s lasts 30 updates), the gait set to the value
+// k % 4 and easing toward (k + 2) % 4 — as the scenario's actions at update 0 make it.
+Json scenario_of(int k) {
+  return Json{
+      {"engine", "warriors"},
+      {"clips", {{"4", "walk.anm"}, {"5", "jog.anm"}, {"6", "run.anm"}, {"388", "idle.anm"}}},
+      {"updates", kUpdates},
+      {"actions",
+       Json::array(
+           {Json{{"at", 0}, {"do", "loop"}, {"anim", 388}, {"rate", 0.75}},
+            Json{{"at", 0},
+                 {"do", "change"},
+                 {"fade", 0.2f * static_cast<float>(k)},
+                 {"task",
+                  {{"do", "gait"}, {"anims", {4, 5, 6, 6, 6}}, {"value", 0}, {"flags", 0x2c1}}}},
+            Json{{"at", 0}, {"do", "gait_value"}, {"value", k % 4}},
+            Json{{"at", 0}, {"do", "gait_target"}, {"value", (k + 2) % 4}}})}};
+}
+std::unique_ptr<CharacterInstance> character_of(const Clips& c, int k) {
+  auto inst = std::make_unique<CharacterInstance>();
+  inst->insert_bottom(std::make_unique<ClipTask>(1, inst.get(), &c.p_idle, 0.75f));
+  auto gait = std::make_unique<GaitTask>(
+      inst.get(), std::array<const PlayClip*, 5>{&c.p_walk, &c.p_jog, &c.p_run, &c.p_run, &c.p_run},
+      0.0f, 1.0f);
+  gait->set_flags(kLocomotionFlags);
+  inst->change(std::move(gait), 0.2f * static_cast<float>(k));
+  GaitTask* g = static_cast<GaitTask*>(inst->find_top(12));
+  g->set_blend_value(static_cast<float>(k % 4));
+  g->set_blend_target(static_cast<float>((k + 2) % 4));
+  // The rest of the player's update 0 (its actions came after an advance of the empty stack).
+  inst->sample();
+  inst->apply_root_motion(kDt);
+  return inst;
+}
+
+TEST(WarriorsCrowd, OneAndTwoThreadsGiveThePlayersPoses) {
+  const Clips clips;
+  const auto dir = std::filesystem::temp_directory_path() / "animkit-warriors-crowd";
+  std::filesystem::create_directories(dir);
+  for (const AnmClip* c : {&clips.walk, &clips.jog, &clips.run, &clips.idle}) {
+    Writer w;
+    write_resource(w, make_anm_resource(*c));
+    write_file(dir / (c->descriptor.name_text() + ".anm"), w.bytes());
+  }
+  // The player's frames for each kind of character.
+  std::vector<std::vector<Frame>> want(kKinds);
+  for (int k = 0; k < kKinds; ++k) {
+    PlayOptions options;
+    ASSERT_EQ(run_scenario(scenario_of(k), dir, options,
+                           [&](int, const CharacterInstance& inst) {
+                             want[k].push_back(frame_of(inst));
+                             return true;
+                           }),
+              0);
+    ASSERT_EQ(want[k].size(), size_t(kUpdates));
+  }
+  // The gait moves, the fades end at different updates, the root travels.
+  EXPECT_FALSE(same_bits(want[1][10].pose, want[1][60].pose));
+  EXPECT_NE(want[5][5].tasks, want[5][80].tasks);
+  EXPECT_GT(want[2].back().position.y * want[2].back().position.y +
+                want[2].back().position.x * want[2].back().position.x,
+            0.0f);
+
+  // 300 characters: five work items of 64, so two threads share them.
+  constexpr int kCharacters = 300;
+  Crowd one(1), two(2);
+  EXPECT_EQ(one.threads(), 1);
+  EXPECT_EQ(two.threads(), 2);
+  for (int i = 0; i < kCharacters; ++i) {
+    one.add(character_of(clips, i % kKinds));
+    two.add(character_of(clips, i % kKinds));
+  }
+  for (int i = 0; i < kCharacters; ++i) {
+    expect_same(frame_of(one[i]), want[i % kKinds][0], "update 0");
+  }
+  for (int u = 1; u < kUpdates; ++u) {
+    one.update(kDt);
+    two.update(kDt);
+    for (int i = 0; i < kCharacters; ++i) {
+      const Frame& w = want[i % kKinds][u];
+      expect_same(frame_of(one[i]), w,
+                  "1 thread, character " + std::to_string(i) + " update " + std::to_string(u));
+      expect_same(frame_of(two[i]), w,
+                  "2 threads, character " + std::to_string(i) + " update " + std::to_string(u));
+      if (HasFailure()) return;
+    }
+  }
+}
+
+// The fast paths of pose.cpp (rotate and slerp inlined, the bone transforms four lanes at a time)
+// give the floats the core functions give, on random poses and offsets.
+Quat random_unit(std::mt19937& rng) {
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  return normalize({u(rng), u(rng), u(rng), u(rng)});
+}
+TEST(WarriorsSpeed, FastPosePathsGiveTheCoreFloats) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(-2.0f, 2.0f);
+  for (int n = 0; n < 2000; ++n) {
+    WarPose pose, other;
+    pose.root_velocity = tagged(Vec3{u(rng), u(rng), u(rng)}, false);
+    pose.root_translation = tagged(Vec3{u(rng), u(rng), u(rng)}, false);
+    other.root_velocity = tagged(Vec3{u(rng), u(rng), u(rng)}, false);
+    other.root_translation = tagged(Vec3{u(rng), u(rng), u(rng)}, false);
+    std::array<Vec3, kNumBones> offsets;
+    for (int b = 0; b < kNumBones; ++b) {
+      pose.rotations[b] = tagged(random_unit(rng), false);
+      // Half the time a near neighbour, so slerp's nlerp branch (cos > 0.9995) is taken too.
+      other.rotations[b] = tagged(
+          n % 2 ? normalize(pose.rotations[b] * Quat{0.01f * u(rng), 0, 0, 1}) : random_unit(rng),
+          false);
+      offsets[b] = {u(rng), u(rng), u(rng)};
+    }
+    std::array<BoneTransform, kNumBones> got;
+    build_bone_matrices(pose, offsets, got);
+    std::array<BoneTransform, kNumBones> want;
+    want[0] = got[0];
+    want[1] = {pose.root_translation, pose.rotations[1]};
+    for (int b = 2; b < kNumBones; ++b) {
+      const BoneTransform& p = want[kParents[b]];
+      want[b].rotation = p.rotation * pose.rotations[b];
+      want[b].position = p.position + rotate(p.rotation, offsets[b]);
+    }
+    ASSERT_TRUE(same_bits(got, want)) << n;
+    const float w = std::uniform_real_distribution<float>(0.0f, 1.0f)(rng);
+    WarPose blended;
+    pose_blend_partial(pose, other, w, blended);
+    for (int b = 0; b < kNumBones; ++b) {
+      ASSERT_TRUE(same_bits(blended.rotations[b],
+                            tagged(slerp(pose.rotations[b], other.rotations[b], w), false)))
+          << n << " bone " << b;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace animkit::warriors

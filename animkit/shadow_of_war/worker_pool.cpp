@@ -34,7 +34,12 @@ struct AnimJobThreadSystem::Impl {
   alignas(kLine) std::atomic<size_t> next{0};       // the first job no thread has taken
   alignas(kLine) std::atomic<size_t> ready{0};      // jobs [0, ready) are queued
   alignas(kLine) std::atomic<uint64_t> generation{0};  // bumped to start a frame (or stop)
-  alignas(kLine) std::atomic<int> running{0};       // workers still in the current frame
+  // Workers inside the current frame's drain. The main thread waits only for these: a worker
+  // the OS has not run yet when the queue is empty would otherwise hold up the frame for a whole
+  // scheduling delay on a loaded machine. `closed` (the generation whose queue is empty) tells a
+  // late worker to stay out; seq_cst on both sides makes one of them see the other.
+  alignas(kLine) std::atomic<int> active{0};
+  alignas(kLine) std::atomic<uint64_t> closed{0};
   std::atomic<bool> cancelled{false};
   const Job* job = nullptr;
   size_t count = 0;
@@ -71,8 +76,9 @@ struct AnimJobThreadSystem::Impl {
       while (generation.load(std::memory_order_acquire) == seen) generation.wait(seen);
       seen = generation.load(std::memory_order_acquire);
       if (stop) return;
-      drain(thread);
-      if (running.fetch_sub(1, std::memory_order_acq_rel) == 1) running.notify_one();
+      active.fetch_add(1);
+      if (closed.load() < seen) drain(thread);  // generations only grow
+      if (active.fetch_sub(1) == 1) active.notify_one();
     }
   }
 };
@@ -102,7 +108,6 @@ void AnimJobThreadSystem::begin(size_t count, const Job& job) {
   p.ready.store(0, std::memory_order_relaxed);
   p.next.store(0, std::memory_order_relaxed);
   if (workers_ > 0 && count > 1) {
-    p.running.store(workers_, std::memory_order_relaxed);
     p.generation.fetch_add(1, std::memory_order_release);
     p.generation.notify_all();
   }
@@ -123,10 +128,9 @@ void AnimJobThreadSystem::finish() {
   Impl& p = *impl_;
   queued(p.count);
   p.drain(0);  // the main thread helps drain the queue
-  if (workers_ > 0 && p.count > 1)
-    for (int r = p.running.load(std::memory_order_acquire); r != 0;
-         r = p.running.load(std::memory_order_acquire))
-      await_change(p.running, r);
+  // Every job is taken; wait for the workers still running theirs.
+  p.closed.store(p.generation.load());
+  for (int a = p.active.load(); a != 0; a = p.active.load()) await_change(p.active, a);
   p.job = nullptr;
   if (p.error && !p.cancelled.load(std::memory_order_relaxed)) std::rethrow_exception(p.error);
 }

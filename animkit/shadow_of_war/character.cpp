@@ -20,22 +20,30 @@ void ModelAnimation::bind(const Skeleton& sk, const Clip* base_clip) {
   base.weight = 1;
   add_tracker(base);
   output = sk.rest;
-  job.skeleton = &sk;
-  job.prepare(8);
+  operations.reserve(8);
 }
 
 size_t ModelAnimation::add_tracker(const Tracker& t) {
   trackers.push_back(t);
-  cursors.emplace_back();
+  // A removed tracker's cursor keeps its key buffer: a state change allocates nothing once the
+  // crowd has reached its largest tracker count.
+  if (spare_cursors.empty()) {
+    cursors.emplace_back();
+  } else {
+    cursors.push_back(std::move(spare_cursors.back()));
+    spare_cursors.pop_back();
+  }
   if (blend_entries.capacity() < trackers.size()) blend_entries.reserve(trackers.size() + 4);
-  job.prepare(trackers.size());
+  if (operations.capacity() < trackers.size() + 2) operations.reserve(trackers.size() + 6);
   return trackers.size() - 1;
 }
 
 void ModelAnimation::remove_tracker(size_t i) {
   if (i == 0 || i >= trackers.size()) return;
   trackers.erase(trackers.begin() + i);
-  cursors.erase(cursors.begin() + i);
+  std::rotate(cursors.begin() + i, cursors.begin() + i + 1, cursors.end());
+  spare_cursors.push_back(std::move(cursors.back()));
+  cursors.pop_back();
 }
 
 void ModelAnimation::advance(float dt) {
@@ -52,10 +60,13 @@ void ModelAnimation::submit() {
   needs_evaluation = true;
 }
 
-void ModelAnimation::evaluate(const OperationTable& table) {
+void ModelAnimation::evaluate(PoseJob& job, const OperationTable& table) {
+  job.skeleton = skeleton;
+  job.prepare(blend_entries.size());  // allocates only while the thread's scratch grows
   job.entries = blend_entries;
   job.output = output;
   job.run(table);
+  operations.assign(job.operations.begin(), job.operations.end());  // within its capacity
   needs_evaluation = false;
   job_submitted = false;
 }
@@ -235,9 +246,24 @@ std::vector<std::string> Character::playing_clip_hints() const {
 }
 
 void Crowd::frame(float dt) {
-  for (auto& c : characters_) c->update(dt);
   const OperationTable& table = *operations;
-  pool_.run(characters_.size(), [&](size_t i) { characters_[i]->model().evaluate(table); });
+  // Two pointers: within std::function's inline buffer, so no allocation per frame.
+  const AnimJobThreadSystem::Job job = [this, &table](size_t i, size_t thread) {
+    characters_[i]->model().evaluate(jobs_[thread], table);
+  };
+  // Spec, "Per frame": per model the main thread advances and submits (0x176348 queues the job
+  // on the thread system), so a worker can evaluate a character while the next ones update.
+  pool_.begin(characters_.size(), job);
+  try {
+    for (size_t i = 0; i < characters_.size(); ++i) {
+      characters_[i]->update(dt);
+      pool_.queued(i + 1);
+    }
+  } catch (...) {
+    pool_.cancel();
+    throw;
+  }
+  pool_.finish();
 }
 
 }  // namespace animkit::shadow_of_war

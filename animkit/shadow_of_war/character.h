@@ -26,9 +26,10 @@ struct ModelAnimation {
   const Skeleton* skeleton = nullptr;
   std::vector<Tracker> trackers;        // tracker 0: the clip base
   std::vector<SamplingCursor> cursors;  // one per tracker
+  std::vector<SamplingCursor> spare_cursors;  // of removed trackers: their buffers are reused
   std::vector<BlendEntry> blend_entries;
-  PoseJob job;
-  std::vector<Transform> output;  // the evaluated local pose
+  std::vector<Operation> operations;  // the plan of the last evaluation (the trace shows it)
+  std::vector<Transform> output;      // the evaluated local pose
   bool job_submitted = false;
   bool needs_evaluation = false;
 
@@ -39,8 +40,8 @@ struct ModelAnimation {
   void advance(float dt);
   // Step 2 (0x175F04): copy weight, weight set, time and clip of each tracker into the entries.
   void submit();
-  // The pose job (0x1B0EE4) on whichever thread takes it.
-  void evaluate(const OperationTable& table = default_operation_table());
+  // The pose job (0x1B0EE4) on whichever thread takes it, in that thread's `job` (its scratch).
+  void evaluate(PoseJob& job, const OperationTable& table = default_operation_table());
 };
 
 // A cross-fade in progress: the incoming state's tracker weight goes 0 -> 1 over the blend time;
@@ -131,11 +132,13 @@ class Character {
 };
 
 // Runs frames over characters: behaviour and submission on the calling (main) thread in
-// character order, then every pose job on the worker pool. Results do not depend on the number
-// of workers: each job reads its own entries and writes its own pose.
+// character order, each pose job queued as its character is submitted and taken by the worker
+// pool (the main thread drains the rest). Results do not depend on the number of workers: each
+// job reads its own entries and writes its own pose; the scratch is per thread.
 class Crowd {
  public:
-  explicit Crowd(int workers = kDefaultWorkers) : pool_(workers) {}
+  explicit Crowd(int workers = kDefaultWorkers)
+      : pool_(workers), jobs_(static_cast<size_t>(pool_.workers()) + 1) {}
   std::vector<std::unique_ptr<Character>>& characters() { return characters_; }
   const std::vector<std::unique_ptr<Character>>& characters() const { return characters_; }
   const OperationTable* operations = &default_operation_table();
@@ -144,6 +147,7 @@ class Crowd {
 
  private:
   AnimJobThreadSystem pool_;
+  std::vector<PoseJob> jobs_;  // one per thread: [0] the main thread, [k] worker k
   std::vector<std::unique_ptr<Character>> characters_;
 };
 

@@ -1,6 +1,7 @@
 #include "animkit/shadow_of_war/module.h"
 
 #include "animkit/shadow_of_war/anix_document.h"
+#include "animkit/shadow_of_war/anix_import.h"
 #include "animkit/shadow_of_war/demo.h"
 #include "animkit/shadow_of_war/scenario.h"
 
@@ -20,6 +21,7 @@ void register_module(Registry& registry) {
     return std::unique_ptr<Document>(new AnixDocument(parse_anix(bytes), bytes.size()));
   };
   anix.extensions = {".anix"};
+  anix.import_gltf = import_anix;  // events and keywords only (anix_import.h)
   engine.formats.push_back(std::move(anix));
   engine.play = play;
   engine.demo = demo;

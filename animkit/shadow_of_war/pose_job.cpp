@@ -37,6 +37,16 @@ namespace {
 
 const Skeleton& skeleton_of(const PoseJob& job) { return *job.skeleton; }
 
+[[noreturn]] void unsamplable(const PoseJob& job, const BlendEntry& e) {
+  throw Error(fmt::format("clip '{}' ({} joints) cannot be sampled on a skeleton of {} joints",
+                          e.clip->name, e.clip->joints.size(), job.pose.size()));
+}
+
+// What SamplingJob::validate refuses for an entry's clip on the job's skeleton.
+bool samplable(const PoseJob& job, const BlendEntry& e) {
+  return !e.clip || (e.cursor && e.clip->joints.size() <= job.pose.size());
+}
+
 // Samples entry `e`'s clip (or the reference pose when it has none) into `out`.
 void sample_entry(PoseJob& job, const BlendEntry& e, std::vector<Transform>& out) {
   const std::vector<Transform>& rest = skeleton_of(job).rest;
@@ -52,10 +62,7 @@ void sample_entry(PoseJob& job, const BlendEntry& e, std::vector<Transform>& out
   s.cursor = e.cursor;
   s.rest = rest;
   s.output = out;
-  if (!s.run()) {
-    throw Error(fmt::format("clip '{}' ({} joints) cannot be sampled on a skeleton of {} joints",
-                            e.clip->name, n, out.size()));
-  }
+  if (!s.run()) unsamplable(job, e);
 }
 
 // pose = pose * (1 - a) + sample * a per joint, a = weight * weight_set[j] clamped to [0, 1].
@@ -172,10 +179,37 @@ bool PoseJob::validate() const {
          skeleton->rest.size() == n;
 }
 
+// An operation covers the pose when its output does not read the pose before it:
+// - SAMPLE at weight >= 1 without a weight set samples straight into the pose;
+// - BLEND / a later REFERENCE POSE layers with a = clamp(weight · set[j], 0, 1): at weight >= 1
+//   without a set a = 1 for every joint, so the pose's layer weight 1 - a = 0 and BlendingJob
+//   never reads it (a layer joint of weight 0 is skipped), and the result is the sample alone;
+// - the first REFERENCE POSE (or the one of an empty plan) copies the rest pose.
+// A NaN weight is not >= 1, so it never covers.
+size_t PoseJob::first_live_operation(const OperationTable& table) const {
+  if (&table != &default_operation_table()) return 0;  // other ops: no rule known
+  for (size_t i = operations.size(); i-- > 0;) {
+    const Operation& op = operations[i];
+    if (op.code == kOpOutput) continue;
+    if (op.code == kOpReferencePose && (op.entry < 0 || i == 0)) return i;
+    const BlendEntry& e = entries[op.entry];
+    if (e.weight >= 1.f && e.weight_set.empty()) return i;
+  }
+  return 0;
+}
+
 void PoseJob::run(const OperationTable& table) {
   if (!validate()) throw Error("pose job: not prepared for its skeleton");
   plan();
-  for (const Operation& op : operations) table.dispatch(*this, op);
+  const size_t live = first_live_operation(table);
+  // A dead operation still raises the error it would have raised (a clip the skeleton cannot
+  // take); its entry's cursor is left as it was (a cursor changes how fast a key is found, never
+  // which key).
+  for (size_t i = 0; i < live; ++i) {
+    const Operation& op = operations[i];
+    if (op.entry >= 0 && !samplable(*this, entries[op.entry])) unsamplable(*this, entries[op.entry]);
+  }
+  for (size_t i = live; i < operations.size(); ++i) table.dispatch(*this, operations[i]);
 }
 
 }  // namespace animkit::shadow_of_war

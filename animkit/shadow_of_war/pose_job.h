@@ -56,8 +56,9 @@ class OperationTable {
 // Ops 0-3 registered.
 const OperationTable& default_operation_table();
 
-// The job: inputs (skeleton, entries), scratch (kept between frames: no allocation per update
-// once sized), output (local transforms).
+// The job: inputs (skeleton, entries), scratch, output (local transforms). One PoseJob serves
+// every character a thread evaluates (Crowd keeps one per thread): its scratch is sized once and
+// stays hot in that thread's cache, so no allocation per update and no per-character scratch.
 struct PoseJob {
   const Skeleton* skeleton = nullptr;
   std::span<const BlendEntry> entries;
@@ -73,7 +74,13 @@ struct PoseJob {
   // Walks the entries into `operations` (the spec's rule; README, Choices).
   void plan();
   bool validate() const;
-  // plan() then dispatches each operation through `table`.
+  // The first operation whose result the later ones depend on: with the default table, an
+  // operation that sets every joint regardless of the pose before it (a SAMPLE or a BLEND /
+  // REFERENCE POSE at weight >= 1 without a weight set, or a first REFERENCE POSE) makes the
+  // operations before it dead. 0 with any other table.
+  size_t first_live_operation(const OperationTable& table) const;
+  // plan() then dispatches each live operation through `table` (the dead ones are only checked
+  // for the errors they would raise), so the output equals running every operation.
   void run(const OperationTable& table = default_operation_table());
 };
 

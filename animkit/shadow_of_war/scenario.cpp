@@ -387,7 +387,7 @@ Json frame_json(const Scene& scene, int frame, float time) {
                           {"weight", json_float(t.weight)},
                           {"rate", json_float(t.rate)}});
     Json ops = Json::array();
-    for (const Operation& op : m.job.operations) {
+    for (const Operation& op : m.operations) {
       Json o{{"op", operation_name(op.code)}};
       if (op.entry >= 0) o["entry"] = op.entry;
       if (op.code == kOpBlend) o["weight"] = json_float(op.weight);
@@ -478,7 +478,7 @@ std::string frame_text(const Scene& scene, int frame, float time) {
     for (const Tracker& t : m.trackers)
       trackers += fmt::format("{}{} t={:.4f} w={:.3f}", trackers.empty() ? "" : ", ",
                               t.clip ? t.clip->name : "(no clip)", t.time, t.weight);
-    for (const Operation& op : m.job.operations) {
+    for (const Operation& op : m.operations) {
       ops += ops.empty() ? "" : " ";
       ops += operation_name(op.code);
       if (op.code == kOpBlend) {

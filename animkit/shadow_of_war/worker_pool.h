@@ -1,10 +1,11 @@
 // The animation worker threads (spec: "Per frame", workers): pose jobs are queued on a pool of
-// worker threads (EngineAnimationJobThread1-3: three by default, configurable) and the main
-// thread helps drain the same queue. std::thread workers take job indices from one shared atomic
-// counter; the calling thread takes them too until none is left (README, Choices: std threads
-// rather than oneTBB, whose arena caps the workers at the core count).
+// worker threads (EngineAnimationJobThread1-3: three by default, configurable) as the main thread
+// submits them, and the main thread drains the same queue once it has submitted the last one.
+// std::thread workers take runs of job indices from one shared atomic counter (README, Choices:
+// std threads rather than oneTBB, whose arena caps the workers at the core count).
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <memory>
 
@@ -14,15 +15,29 @@ inline constexpr int kDefaultWorkers = 3;
 
 class AnimJobThreadSystem {
  public:
+  // job(index, thread): thread 0 is the calling thread, k in [1, workers] worker k.
+  using Job = std::function<void(size_t index, size_t thread)>;
+
   explicit AnimJobThreadSystem(int workers = kDefaultWorkers);
   ~AnimJobThreadSystem();
   AnimJobThreadSystem(const AnimJobThreadSystem&) = delete;
   AnimJobThreadSystem& operator=(const AnimJobThreadSystem&) = delete;
 
   int workers() const { return workers_; }
-  // Runs job(i) for i in [0, count) on the workers and the calling thread; returns when all are
-  // done. The first exception a job throws is rethrown here.
-  void run(size_t count, const std::function<void(size_t)>& job);
+  size_t threads() const { return static_cast<size_t>(workers_) + 1; }
+
+  // A frame of `count` jobs: begin(); queued(n) each time jobs [0, n) are ready (n only grows;
+  // a worker may run job i as soon as n > i); finish() queues the rest, runs jobs on the calling
+  // thread until none is left, waits for the workers and rethrows the first exception a job
+  // threw. `job` must outlive finish(). Between begin() and finish() the calling thread may
+  // not touch what a queued job uses.
+  void begin(size_t count, const Job& job);
+  void queued(size_t ready);
+  void finish();
+  // Ends a frame whose producer failed: the jobs not yet started are skipped.
+  void cancel();
+  // begin(count, job), queued(count), finish().
+  void run(size_t count, const Job& job);
 
  private:
   int workers_;

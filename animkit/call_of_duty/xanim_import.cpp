@@ -194,7 +194,7 @@ XAnimRotationStream build_rotation(const Planned<Quat>& p, bool two_component, b
   if (original) t = template_keys(original->key_count, original->frames, total);
   const size_t lanes = two_component ? 1 : 3;
   auto preferred_at = [&](uint32_t frame, bool first) -> std::optional<XAnimQuantisedKey> {
-    if (!original || !t || original->two_component != two_component) return std::nullopt;
+    if (!original || !t || (!original->two_component && two_component)) return std::nullopt;
     size_t j = 0;
     if (!t->constant) {
       const auto it = std::find(t->frames.begin(), t->frames.end(), frame);
@@ -203,7 +203,11 @@ XAnimRotationStream build_rotation(const Planned<Quat>& p, bool two_component, b
     }
     if (j >= original->keys.size()) return std::nullopt;
     XAnimQuantisedKey k;
-    for (size_t i = 0; i < lanes; ++i) k.stored[i] = original->stored[j * lanes + i];
+    if (original->two_component == two_component) {
+      for (size_t i = 0; i < lanes; ++i) k.stored[i] = original->stored[j * lanes + i];
+    } else {
+      k.stored = {0, 0, original->stored[j]};  // a 2-component key as the full form holds it
+    }
     k.sign = first && j == 0 && original_sign;
     k.key = original->keys[j];
     return k;
@@ -226,6 +230,24 @@ XAnimRotationStream build_rotation(const Planned<Quat>& p, bool two_component, b
     for (size_t i = 0; i < lanes; ++i) s.stored.push_back(q[k].stored[i]);
   }
   sign = !kept.empty() && q[kept[0]].sign;
+  s.keys = decode_rotation(s, sign);
+  return s;
+}
+
+// A full-form stream whose every key has x = y = 0, in the 2-component form: the same decoded
+// keys (w is rebuilt from z alone either way, and the continuity dot product loses only zeros).
+bool holds_only_yaw(const XAnimRotationStream& s) {
+  for (size_t k = 0; k < s.key_count; ++k) {
+    if (s.stored[k * 3] != 0 || s.stored[k * 3 + 1] != 0) return false;
+  }
+  return true;
+}
+XAnimRotationStream to_two_component(const XAnimRotationStream& full, bool sign) {
+  XAnimRotationStream s;
+  s.two_component = true;
+  s.key_count = full.key_count;
+  s.frames = full.frames;
+  for (size_t k = 0; k < full.key_count; ++k) s.stored.push_back(full.stored[k * 3 + 2]);
   s.keys = decode_rotation(s, sign);
   return s;
 }
@@ -501,25 +523,26 @@ XAnimImport import_xanim(const Animated& source, const XAnimImportSettings& sett
                               part.name));
     }
     Planned<Quat> rot = plan_keys(jt.rotation, n, rate, settings.tolerance);
-    if (rot.values.empty() && !(yaw_only(sk.rest[j].rotation) &&
-                                quantise_key(sk.rest[j].rotation, true, nullptr, true).key ==
-                                    XAnimQuatKey{0, 0, 0, 32767})) {
+    if (rot.values.empty() && quantise_key(sk.rest[j].rotation, false, nullptr, true).key !=
+                                  XAnimQuatKey{0, 0, 0, 32767}) {
       rot.frames = {0};  // no track: the rest rotation, held
       rot.values = {sk.rest[j].rotation};
     }
-    const bool yaw = std::all_of(rot.values.begin(), rot.values.end(), yaw_only);
-    // The 2-component form for a yaw-only part, unless the template stores it in full.
-    bool two = yaw && !(op && !op->rotation.two_component);
-    if (op && op->rotation.two_component && !yaw) {
-      out.notes.push_back(fmt::format("part '{}': not yaw-only any more, written in the full form "
-                                      "(the template's is 2-component)", part.name));
-    }
+    // The 2-component form for a part whose every key quantises to a yaw (x = y = 0), unless the
+    // template stores it in full.
+    const bool template_full = op && !op->rotation.two_component;
+    bool two = true;
     if (rot.values.empty()) {
-      two = true;  // no rotation: identity (§1.3, K = 0 on a compressed part)
-      part.rotation.two_component = true;
+      part.rotation.two_component = true;  // no rotation: identity (§1.3, K = 0 on a compressed part)
     } else {
-      part.rotation = build_rotation(rot, two, true, op ? &op->rotation : nullptr,
+      part.rotation = build_rotation(rot, false, true, op ? &op->rotation : nullptr,
                                      op && op->sign, total, part.sign);
+      two = holds_only_yaw(part.rotation) && !template_full;
+      if (two) part.rotation = to_two_component(part.rotation, part.sign);
+      if (op && op->rotation.two_component && !two) {
+        out.notes.push_back(fmt::format("part '{}': not yaw-only any more, written in the full "
+                                        "form (the template's is 2-component)", part.name));
+      }
     }
     part.translation = build_translation(plan_keys(jt.translation, n, rate), sk.rest[j].translation,
                                          op ? &op->translation : nullptr, total);

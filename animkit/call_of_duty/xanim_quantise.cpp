@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace animkit::call_of_duty {
 
@@ -65,8 +66,13 @@ XAnimQuantisedKey quantise_key(Quat target, bool two_component, const XAnimQuatK
       const double same = distance2(r, q, 1.0);
       const double any = std::min(same, distance2(r, q, -1.0));
       const bool is_preferred = preferred && *preferred == k;
+      // Exact ties (two stored forms decoding alike, e.g. w = 0): the template's key, else the
+      // smallest (sign, lanes), so the choice depends on the rotation, not on its sign.
+      const bool tie = any == best_any && same == best_signed;
+      const bool lower = std::tie(k.sign, k.stored) < std::tie(best.sign, best.stored);
       if (any < best_any || (any == best_any && same < best_signed) ||
-          (any == best_any && same == best_signed && is_preferred && !best_preferred)) {
+          (tie && is_preferred && !best_preferred) ||
+          (tie && is_preferred == best_preferred && lower)) {
         best = k;
         best_any = any;
         best_signed = same;

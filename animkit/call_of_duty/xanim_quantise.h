@@ -21,7 +21,7 @@ struct XAnimQuantisedKey {
 
 // The stored lanes whose decode (after `previous`, or as key 0 when it is null) is nearest to
 // `target`: first by rotation (either sign), then by sign; among exact ties `preferred` (the
-// template's key) wins. `allow_sign`: key 0 may take the sign bit (never for delta motion).
+// template's key) wins, else the smallest (sign, lanes). `allow_sign`: key 0 may take the sign bit (never for delta motion).
 // The candidates are the rounded lanes of +-target and their neighbours (+-1 per lane), which
 // contain the original lanes of any key whose w the loader rebuilt (|lanes| <= 32767).
 XAnimQuantisedKey quantise_key(Quat target, bool two_component, const XAnimQuatKey* previous,

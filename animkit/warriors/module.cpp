@@ -1,5 +1,6 @@
 #include "animkit/warriors/module.h"
 
+#include "animkit/warriors/anm_import.h"
 #include "animkit/warriors/demo.h"
 #include "animkit/warriors/document.h"
 #include "animkit/warriors/scenario.h"
@@ -15,21 +16,26 @@ void register_module(Registry& registry) {
        [](const std::filesystem::path&, Bytes head) { return sniff_pack(head); },
        [](const std::filesystem::path& path, Bytes bytes, const Options&) {
          return open_document(path, bytes, FileKind::kPack);
-       }});
+       },
+       {},
+       [](const ImportRequest& r) { return import_warriors_container(r, true); }});
   engine.formats.push_back(
       {"warriors-anm", "warriors", "The Warriors (PS2) .anm resource (chunks 0x00 + 0x02)",
        [](const std::filesystem::path&, Bytes head) { return sniff_anm(head); },
        [](const std::filesystem::path& path, Bytes bytes, const Options&) {
          return open_document(path, bytes, FileKind::kAnm);
        },
-       {".anm"}});
+       {".anm"},
+       import_warriors_anm});  // `animkit import --as warriors-anm` (anm_import.h)
   engine.formats.push_back(
       {"warriors-character", "warriors",
        "The Warriors (PS2) character data resource (clips, 0x08, 0x45)",
        [](const std::filesystem::path&, Bytes head) { return sniff_character(head); },
        [](const std::filesystem::path& path, Bytes bytes, const Options&) {
          return open_document(path, bytes, FileKind::kCharacter);
-       }});
+       },
+       {},
+       [](const ImportRequest& r) { return import_warriors_container(r, false); }});
   engine.play = [](const Json& scenario, const std::filesystem::path& base,
                    const PlayOptions& options,
                    std::ostream& out) { return play_scenario(scenario, base, options, out); };

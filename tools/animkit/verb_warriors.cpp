@@ -9,6 +9,7 @@
 #include "animkit/warriors/builder.h"
 #include "animkit/warriors/instance.h"
 #include "animkit/warriors/pose_export.h"
+#include "animkit/warriors/rebuild.h"
 #include "animkit/warriors/scenario.h"
 #include "animkit/warriors/cursor.h"
 #include "animkit/warriors/document.h"
@@ -215,10 +216,17 @@ void add_extract(CLI::App& group, Cli& cli) {
 }
 
 void add_rebuild(CLI::App& group, Cli& cli) {
-  auto* verb = group.add_subcommand("rebuild", "parse a container file and write it back");
+  auto* verb = group.add_subcommand(
+      "rebuild", "parse a container file and write it back; with --put, clips put in place");
   static std::string file, out_path;
+  static std::vector<std::string> puts;
+  static int anim_id = -1;
   verb->add_option("file", file, "a pack or resource")->required();
   verb->add_option("-o,--output", out_path, "where to write the rebuilt file")->required();
+  verb->add_option("--put", puts,
+                   "an .anm whose clip replaces the clip of its name (rebuild.h); repeatable");
+  verb->add_option("--anim", anim_id, "with one --put: replace the clip this anim id gets instead")
+      ->check(CLI::Range(0, kNumAnimIds - 1));
   verb->add_flag("--json", cli.json, "report as JSON");
   verb->callback([&cli] {
     std::vector<uint8_t> bytes;
@@ -237,17 +245,46 @@ void add_rebuild(CLI::App& group, Cli& cli) {
         res[i]->chunks[c.descriptor_chunk].data = descriptor_chunk(c.clip, 0).data;
       }
     }
+    if (anim_id >= 0 && puts.size() != 1) {
+      throw CLI::ValidationError("--anim", "takes exactly one --put");
+    }
+    Json placed = Json::array();
+    for (const std::string& put : puts) {
+      std::vector<uint8_t> anm_bytes;
+      const WarriorsFile anm = open_file(put, anm_bytes);
+      if (anm.kind != FileKind::kAnm) throw Error(fmt::format("{}: not an .anm resource", put));
+      std::vector<ClipPlacement> where;
+      try {
+        where = put_clip(entry, anm.sets[0].clips[0].clip,
+                         anim_id >= 0 ? std::optional<int>(anim_id) : std::nullopt);
+      } catch (const Error& e) {
+        throw e.with_file(file);
+      }
+      for (const ClipPlacement& p : where) {
+        placed.push_back(Json{{"put", put}, {"resource", p.resource},
+                              {"keyframes_chunk", p.keyframes_chunk},
+                              {"descriptor_chunk", p.descriptor_chunk},
+                              {"replaced", p.replaced}, {"changed", p.changed}});
+        if (!cli.json) {
+          cli.out << fmt::format("{}: resource {} chunks {} + {} ('{}'){}\n", put, p.resource,
+                                 p.keyframes_chunk, p.descriptor_chunk, p.replaced,
+                                 p.changed ? "" : ", unchanged");
+        }
+      }
+    }
     const std::vector<uint8_t> out = write_entry(entry);
     write_file(out_path, out);
     const bool same = out == bytes;
     if (cli.json) {
-      cli.out << Json{{"output", out_path}, {"bytes", out.size()}, {"identical", same}}.dump()
-              << "\n";
+      Json j{{"output", out_path}, {"bytes", out.size()}, {"identical", same}};
+      if (!puts.empty()) j["placed"] = std::move(placed);
+      cli.out << j.dump() << "\n";
     } else {
       cli.out << fmt::format("{}: {} bytes, {}\n", out_path, out.size(),
                              same ? "identical to the input" : "DIFFERS from the input");
     }
-    if (!same) cli.exit_code = 1;
+    // Without --put the rebuild is a check: exit 1 unless identical.
+    if (!same && puts.empty()) cli.exit_code = 1;
   });
 }
 

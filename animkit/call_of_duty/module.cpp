@@ -6,6 +6,7 @@
 #include "animkit/call_of_duty/loader.h"
 #include "animkit/call_of_duty/tree_output.h"
 #include "animkit/call_of_duty/xanim_document.h"
+#include "animkit/call_of_duty/xanim_import.h"
 
 namespace animkit::call_of_duty {
 
@@ -78,6 +79,7 @@ void register_module(Registry& registry) {
   xanim.description = "Call of Duty / United Offensive xanim v14 animation (xanim/<name>)";
   xanim.sniff = sniff_xanim;
   xanim.open = open_xanim;
+  xanim.import_gltf = import_xanim_gltf;  // animkit import --as cod-xanim (issue 17)
   engine.formats.push_back(std::move(xanim));
   engine.options = atr_options();
   engine.demo = demo;

@@ -77,20 +77,6 @@ uint32_t key_frame(const std::vector<uint16_t>& frames, size_t k) {
   return frames.empty() ? static_cast<uint32_t>(k) : frames[k];
 }
 
-Quat key_quat(const XAnimQuatKey& k) {
-  const float x = k[0], y = k[1], z = k[2], w = k[3];
-  const float len = std::sqrt(x * x + y * y + z * z + w * w);
-  if (!(len > 0)) return Quat::identity();
-  return {x / len, y / len, z / len, w / len};
-}
-
-std::string root_name(const XAnimFile& f) {
-  for (const XAnimPart& p : f.parts) {
-    if (p.name == "root") return "root (delta)";
-  }
-  return "root";
-}
-
 // The normalised time of a clip time in seconds, as the player advances it (§2.4).
 float normalised(const XAnimFile& f, float seconds) {
   float t = seconds * f.header.frequency();
@@ -216,6 +202,13 @@ class XAnimDocument : public Document {
 
 }  // namespace
 
+std::string delta_joint_name(const XAnimFile& f) {
+  for (const XAnimPart& p : f.parts) {
+    if (p.name == "root") return "root (delta)";
+  }
+  return "root";
+}
+
 bool sniff_xanim(const std::filesystem::path&, Bytes head) {
   if (head.size() < kXAnimHeaderSize) return false;
   Reader r(head);
@@ -241,7 +234,7 @@ std::unique_ptr<Document> open_xanim(const std::filesystem::path& path, Bytes by
 
 Animated xanim_to_neutral(const XAnimFile& f) {
   Animated a;
-  a.skeleton.add_joint(root_name(f), -1, Transform::identity());
+  a.skeleton.add_joint(delta_joint_name(f), -1, Transform::identity());
   for (const XAnimPart& p : f.parts) a.skeleton.add_joint(p.name, 0, Transform::identity());
   Clip c;
   c.name = f.name;
@@ -252,7 +245,7 @@ Animated xanim_to_neutral(const XAnimFile& f) {
   auto rotations = [&](const XAnimRotationStream& s, Track<Quat>& track) {
     track.interpolation = Interpolation::kLinear;  // lanes lerped, normalised, no sign flip
     for (size_t k = 0; k < s.keys.size(); ++k) {
-      track.add(frame_seconds(f, key_frame(s.frames, k)), key_quat(s.keys[k]));
+      track.add(frame_seconds(f, key_frame(s.frames, k)), key_rotation(s.keys[k]));
     }
   };
   auto translations = [&](const XAnimTranslationStream& s, Track<Vec3>& track) {

@@ -21,6 +21,8 @@ std::unique_ptr<Document> open_xanim(const std::filesystem::path& path, Bytes by
 // The parts as joints of a flat skeleton under a root that carries the delta motion; every key
 // at its frame time (frame / frameRate), notetracks (and `end`) as events.
 Animated xanim_to_neutral(const XAnimFile& file);
+// The name of that root joint: `root`, or `root (delta)` when a part is called `root`.
+std::string delta_joint_name(const XAnimFile& file);
 
 // {"time", "frame", "parts": [{"name", "lanes", "rotation", "translation", ...}], "delta"}
 Json sample_json(const XAnimFile& file, float t, XAnimPlatform platform);

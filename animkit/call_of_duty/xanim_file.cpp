@@ -39,30 +39,43 @@ int32_t dot(const XAnimQuatKey& a, const XAnimQuatKey& b, bool two_component) {
 
 }  // namespace
 
+XAnimQuatKey decode_key(const int16_t* stored, bool two_component, const XAnimQuatKey* previous,
+                        bool sign) {
+  XAnimQuatKey q{0, 0, 0, 0};
+  if (two_component) {
+    q[2] = stored[0];
+    q[3] = rebuild_w(0, 0, q[2]);
+  } else {
+    q[0] = stored[0];
+    q[1] = stored[1];
+    q[2] = stored[2];
+    q[3] = rebuild_w(q[0], q[1], q[2]);
+  }
+  if (!previous) {
+    if (sign) {
+      for (int16_t& lane : q) lane = negate(lane);  // "key 0 only", w included
+    }
+  } else if (dot(*previous, q, two_component) < 0) {
+    for (int16_t& lane : q) lane = negate(lane);
+  }
+  return q;
+}
+
 std::vector<XAnimQuatKey> decode_rotation(const XAnimRotationStream& s, bool sign) {
   std::vector<XAnimQuatKey> keys(s.key_count);
+  const size_t lanes = s.two_component ? 1 : 3;
   for (size_t k = 0; k < keys.size(); ++k) {
-    XAnimQuatKey q{0, 0, 0, 0};
-    if (s.two_component) {
-      q[2] = s.stored[k];
-      q[3] = rebuild_w(0, 0, q[2]);
-    } else {
-      q[0] = s.stored[k * 3];
-      q[1] = s.stored[k * 3 + 1];
-      q[2] = s.stored[k * 3 + 2];
-      q[3] = rebuild_w(q[0], q[1], q[2]);
-    }
-    keys[k] = q;
-  }
-  if (!keys.empty() && sign) {
-    for (int16_t& lane : keys[0]) lane = negate(lane);  // "key 0 only", w included
-  }
-  for (size_t k = 1; k < keys.size(); ++k) {
-    if (dot(keys[k - 1], keys[k], s.two_component) < 0) {
-      for (int16_t& lane : keys[k]) lane = negate(lane);
-    }
+    keys[k] = decode_key(s.stored.data() + k * lanes, s.two_component, k ? &keys[k - 1] : nullptr,
+                         sign);
   }
   return keys;
+}
+
+Quat key_rotation(const XAnimQuatKey& k) {
+  const float x = k[0], y = k[1], z = k[2], w = k[3];
+  const float len = std::sqrt(x * x + y * y + z * z + w * w);
+  if (!(len > 0)) return Quat::identity();
+  return {x / len, y / len, z / len, w / len};
 }
 
 namespace {

@@ -83,6 +83,12 @@ int16_t rebuild_w(int16_t x, int16_t y, int16_t z);
 // Decodes a stream's stored lanes: w rebuilt, key 0 negated when `sign`, then each key negated
 // when its int32 dot product with the previous (decoded) one is negative.
 std::vector<XAnimQuatKey> decode_rotation(const XAnimRotationStream& stream, bool sign);
+// One key of that pass: `stored` holds 3 lanes (full) or 1 (z, 2-component); `previous` is the
+// decoded key before it (nullptr for key 0, which takes `sign`).
+XAnimQuatKey decode_key(const int16_t* stored, bool two_component, const XAnimQuatKey* previous,
+                        bool sign);
+// A decoded key as a unit quaternion, in float as the export writes it (0 lanes: identity).
+Quat key_rotation(const XAnimQuatKey& key);
 
 // One finding of the loader's checks (`validate`): the game's own, or the port's hardening [H]
 // that the game does not make.

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "animkit/core/json_util.h"
+#include "xanim_fixtures.h"
 #include "zip_writer.h"
 
 namespace animkit::call_of_duty {
@@ -155,6 +156,43 @@ TEST_F(CodCli, XAnimFormatAndSample) {
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("offset 0x11: malformed xanim 'cut_anim': truncated"), std::string::npos)
       << r.err;
+}
+
+// `animkit export` then `animkit import --as cod-xanim` (issue 17, item 3): the original bytes.
+TEST_F(CodCli, ExportThenImportGivesTheXAnimBack) {
+  const std::vector<uint8_t> walk = testing::several_parts();
+  t.write("walk", std::string(walk.begin(), walk.end()));
+  Result r = run("export " + p("walk") + " -o " + p("walk.glb"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run("import " + p("walk.glb") + " --as cod-xanim -o " + p("back"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(slurp(t.dir / "back"), std::string(walk.begin(), walk.end()));
+  r = run("import " + p("walk.glb") + " --as cod-xanim --template " + p("walk") + " -o " + p("back2"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(slurp(t.dir / "back2"), std::string(walk.begin(), walk.end()));
+
+  // --dry-run --json: nothing written, the per-joint maximum error reported.
+  r = run("import " + p("walk.glb") + " --as cod-xanim --dry-run --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Json j = Json::parse(r.out);
+  EXPECT_EQ(j["bytes"], walk.size());
+  EXPECT_TRUE(j["output"].is_null());
+  EXPECT_EQ(j["report"]["max_error"].size(), 6u);  // root (delta) + 5 parts
+  EXPECT_LE(j["report"]["max_error"]["j_hold"].get<double>(), 1e-4);
+
+  // Joints that are not the template's parts: exit 1, both lists named.
+  const std::vector<uint8_t> other = testing::long_clip();
+  t.write("other", std::string(other.begin(), other.end()));
+  ASSERT_EQ(run("export " + p("other") + " -o " + p("other.glb")).code, 0);
+  r = run("import " + p("other.glb") + " --as cod-xanim --template " + p("walk") + " -o " + p("x"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("missing 5 part(s) of the template: j_spine, j_yaw, j_arm, j_still, j_hold; "
+                       "1 joint(s) the template does not have: tag_origin"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(t.dir / "x"));
+  // --frame-rate that is not whole: exit 1.
+  EXPECT_EQ(run("import " + p("walk.glb") + " --as cod-xanim --frame-rate 29.97 -o " + p("x")).code, 1);
 }
 
 }  // namespace

@@ -5,9 +5,21 @@
 
 namespace animkit {
 
+namespace {
+// A channel takes a cursor slot when its key in force can change: two keys or more.
+template <class T>
+size_t animated(const Track<T>& t) {
+  return t.size() >= 2 ? 1 : 0;
+}
+}  // namespace
+
 void SamplingCursor::reset(const Clip& clip) {
   clip_ = &clip;
-  slots_.assign(clip.joints.size() * 3, Slot{});  // t0 == t1: the first sample refreshes
+  joints_ = clip.joints.size();
+  size_t n = 0;
+  for (const JointTracks& jt : clip.joints)
+    n += animated(jt.translation) + animated(jt.rotation) + animated(jt.scale);
+  slots_.assign(n, Slot{});  // t0 == t1: the first sample refreshes
 }
 
 uint32_t find_key(std::span<const float> times, float time, uint32_t hint) {
@@ -111,9 +123,12 @@ bool SamplingJob::validate() const {
 
 namespace {
 
-// One channel at `time` through its cursor slot; the common interpolations are inlined here,
-// the rest go through evaluate().
-inline Vec3 sample(const Track<Vec3>& t, float time, Slot& slot) {
+// One channel at `time`: the rest value without keys, the key with one (what a slot would hold
+// for any time, NaN included), else through the next cursor slot. The common interpolations are
+// inlined here, the rest go through evaluate().
+inline Vec3 sample(const Track<Vec3>& t, const Vec3& rest, float time, Slot*& next) {
+  if (t.size() < 2) return t.empty() ? rest : t.values[0];
+  Slot& slot = *next++;
   if (!(time >= slot.t0 && time < slot.t1)) refresh(t.times, time, slot);
   const uint32_t k = slot.key;
   if (slot.inv == 0.f || t.interpolation == Interpolation::kStep) return t.values[k];
@@ -121,7 +136,9 @@ inline Vec3 sample(const Track<Vec3>& t, float time, Slot& slot) {
   return lerp(t.values[k], t.values[k + 1], (time - slot.t0) * slot.inv);
 }
 
-inline Quat sample(const Track<Quat>& t, float time, Slot& slot) {
+inline Quat sample(const Track<Quat>& t, const Quat& rest, float time, Slot*& next) {
+  if (t.size() < 2) return t.empty() ? rest : t.values[0];
+  Slot& slot = *next++;
   if (!(time >= slot.t0 && time < slot.t1)) refresh(t.times, time, slot);
   const uint32_t k = slot.key;
   if (slot.inv == 0.f || t.interpolation == Interpolation::kStep) return t.values[k];
@@ -131,21 +148,34 @@ inline Quat sample(const Track<Quat>& t, float time, Slot& slot) {
 
 }  // namespace
 
-bool SamplingJob::run() const {
-  if (!validate()) return false;
-  if (cursor->clip_ != clip || cursor->slots_.size() != clip->joints.size() * 3) cursor->reset(*clip);
-  Slot* keys = cursor->slots_.data();
+// Samples every joint; false when the cursor's slots run out (the clip was edited in place since
+// the cursor was bound, keeping its joint count).
+bool SamplingJob::sample_joints() const {
+  Slot* next = cursor->slots_.data();
+  Slot* const end = next + cursor->slots_.size();
   const size_t n = clip->joints.size();
-  for (size_t j = 0; j < n; ++j, keys += 3) {
+  for (size_t j = 0; j < n; ++j) {
     const JointTracks& jt = clip->joints[j];
+    const size_t needed = animated(jt.translation) + animated(jt.rotation) + animated(jt.scale);
+    if (static_cast<size_t>(end - next) < needed) return false;
     Transform& out = output[j];
     const Transform& r = rest[j];
-    out.translation = jt.translation.empty() ? r.translation : sample(jt.translation, time, keys[0]);
-    out.rotation = jt.rotation.empty() ? r.rotation : sample(jt.rotation, time, keys[1]);
-    out.scale = jt.scale.empty() ? r.scale : sample(jt.scale, time, keys[2]);
+    out.translation = sample(jt.translation, r.translation, time, next);
+    out.rotation = sample(jt.rotation, r.rotation, time, next);
+    out.scale = sample(jt.scale, r.scale, time, next);
     if (!output_default.empty()) {
       output_default[j] = jt.translation.empty() && jt.rotation.empty() && jt.scale.empty();
     }
+  }
+  return true;
+}
+
+bool SamplingJob::run() const {
+  if (!validate()) return false;
+  if (cursor->clip_ != clip || cursor->joints_ != clip->joints.size()) cursor->reset(*clip);
+  if (!sample_joints()) {
+    cursor->reset(*clip);  // a cache only: rebinding and sampling again gives the same pose
+    sample_joints();
   }
   return true;
 }

@@ -1,6 +1,6 @@
 // Samples a neutral clip into local transforms at a time (ozz-style job: inputs, outputs,
-// validate(), run()). A SamplingCursor per playing clip remembers each track's key so forward
-// playback steps instead of searching; a jump backwards or far ahead binary-searches.
+// validate(), run()). A SamplingCursor per playing clip remembers each animated track's key so
+// forward playback steps instead of searching; a jump backwards or far ahead binary-searches.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +16,15 @@ class SamplingCursor {
   // Binds the cursor to a clip (allocates once per clip, never per sample).
   void reset(const Clip& clip);
   const Clip* clip() const { return clip_; }
+  // One slot per channel with two keys or more, in joint then T, R, S order: a channel without
+  // keys or with one key needs no search, and a crowd's cursors are what each update streams
+  // through memory (Shadow of War, issue 15).
+  size_t slot_count() const { return slots_.size(); }
+  // Asks for the slots' memory ahead of a sample (a crowd samples one character after another).
+  void prefetch() const {
+    const char* p = reinterpret_cast<const char*>(slots_.data());
+    for (size_t at = 0; at < slots_.size() * sizeof(Slot); at += 64) __builtin_prefetch(p + at);
+  }
 
   // The key pair in force for one channel: [t0, t1) and 1 / (t1 - t0), or inv == 0 while a key
   // holds (before the first, after the last, a single key). Playing inside the pair needs no
@@ -28,7 +37,8 @@ class SamplingCursor {
  private:
   friend struct SamplingJob;
   const Clip* clip_ = nullptr;
-  std::vector<Slot> slots_;  // translation, rotation, scale per joint
+  size_t joints_ = 0;        // the clip's joint count when bound
+  std::vector<Slot> slots_;  // the animated channels'
 };
 
 struct SamplingJob {
@@ -41,6 +51,9 @@ struct SamplingJob {
 
   bool validate() const;
   bool run() const;
+
+ private:
+  bool sample_joints() const;
 };
 
 // The key in force at `time`: the last key whose time is <= `time` (0 before the first key).

@@ -71,6 +71,32 @@ void ModelAnimation::evaluate(PoseJob& job, const OperationTable& table) {
   job_submitted = false;
 }
 
+namespace {
+void prefetch_bytes(const void* p, size_t bytes, bool write = false) {
+  const char* c = static_cast<const char*>(p);
+  for (size_t at = 0; at < bytes; at += 64) {
+    if (write)
+      __builtin_prefetch(c + at, 1);
+    else
+      __builtin_prefetch(c + at);
+  }
+}
+}  // namespace
+
+void ModelAnimation::prefetch_self() const { prefetch_bytes(this, sizeof(*this)); }
+
+void ModelAnimation::prefetch_arrays() const {
+  prefetch_bytes(blend_entries.data(), blend_entries.size() * sizeof(BlendEntry));
+  prefetch_bytes(cursors.data(), cursors.size() * sizeof(SamplingCursor));
+  prefetch_bytes(output.data(), output.size() * sizeof(Transform), true);
+  prefetch_bytes(operations.data(), operations.capacity() * sizeof(Operation), true);
+}
+
+void ModelAnimation::prefetch_slots() const {
+  for (const BlendEntry& e : blend_entries)
+    if (e.cursor && e.weight != 0.f) e.cursor->prefetch();
+}
+
 Character::Character(std::string name, std::shared_ptr<BlendGraph> graph, const ClipTable* table,
                      const Skeleton& skeleton, const DeathSettings& global,
                      const std::map<std::string, std::vector<float>>* weight_sets)
@@ -251,9 +277,17 @@ void Crowd::frame(float dt) {
   const AnimJobThreadSystem::Job job = [this, &table](size_t i, size_t thread) {
     characters_[i]->model().evaluate(jobs_[thread], table);
   };
+  // Before job i: the slots of i + 1, the arrays of i + 2 and the object of i + 3, each found
+  // through what the call before asked for, so a job's misses overlap the work of the one before.
+  // Only queued characters are read (the object is asked for by address alone).
+  const AnimJobThreadSystem::Ahead ahead = [this](size_t i, size_t queued, size_t) {
+    if (i + 3 < characters_.size()) characters_[i + 3]->model().prefetch_self();
+    if (i + 2 < queued) characters_[i + 2]->model().prefetch_arrays();
+    if (i + 1 < queued) characters_[i + 1]->model().prefetch_slots();
+  };
   // Spec, "Per frame": per model the main thread advances and submits (0x176348 queues the job
   // on the thread system), so a worker can evaluate a character while the next ones update.
-  pool_.begin(characters_.size(), job);
+  pool_.begin(characters_.size(), job, &ahead);
   try {
     for (size_t i = 0; i < characters_.size(); ++i) {
       characters_[i]->update(dt);

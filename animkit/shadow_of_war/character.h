@@ -42,6 +42,12 @@ struct ModelAnimation {
   void submit();
   // The pose job (0x1B0EE4) on whichever thread takes it, in that thread's `job` (its scratch).
   void evaluate(PoseJob& job, const OperationTable& table = default_operation_table());
+  // Ask for what evaluate() reads and writes ahead of it, in the order the pointers are found
+  // (in a crowd each character's arrays are elsewhere in memory; issue 15, item 7): this object,
+  // then the arrays it points to (entries, cursors, output), then the cursors' slots.
+  void prefetch_self() const;
+  void prefetch_arrays() const;
+  void prefetch_slots() const;
 };
 
 // A cross-fade in progress: the incoming state's tracker weight goes 0 -> 1 over the blend time;

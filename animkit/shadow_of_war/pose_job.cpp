@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "animkit/core/blending_job.h"
 #include "animkit/core/error.h"
+#include "animkit/shadow_of_war/layer_blend.h"
 
 namespace animkit::shadow_of_war {
 
@@ -65,24 +65,9 @@ void sample_entry(PoseJob& job, const BlendEntry& e, std::vector<Transform>& out
   if (!s.run()) unsamplable(job, e);
 }
 
-// pose = pose * (1 - a) + sample * a per joint, a = weight * weight_set[j] clamped to [0, 1].
+// pose = pose * (1 - a) + sample * a per joint, in place (layer_blend.h).
 void blend_into_pose(PoseJob& job, float weight, std::span<const float> weight_set) {
-  const size_t n = job.pose.size();
-  for (size_t j = 0; j < n; ++j) {
-    float a = weight_set.empty() ? weight : weight * (j < weight_set.size() ? weight_set[j] : 0.f);
-    a = std::clamp(a, 0.f, 1.f);
-    job.take_weights[j] = a;
-    job.keep_weights[j] = 1.f - a;
-  }
-  const BlendingLayer layers[] = {{job.pose, 1.f, job.keep_weights},
-                                  {job.sample, 1.f, job.take_weights}};
-  BlendingJob b;
-  b.layers = layers;
-  b.rest = skeleton_of(job).rest;
-  b.threshold = 1e-6f;
-  b.output = job.blended;
-  b.run();
-  job.pose.swap(job.blended);
+  blend_layer(job.pose, job.sample, skeleton_of(job).rest, weight, weight_set);
 }
 
 // op 0 SAMPLE (0x264E8C -> 0x260740 -> 0x261360): the first contributing entry.
@@ -144,9 +129,6 @@ void PoseJob::prepare(size_t max_entries) {
   const size_t n = skeleton ? skeleton->num_joints() : 0;
   pose.resize(n);
   sample.resize(n);
-  blended.resize(n);
-  keep_weights.resize(n);
-  take_weights.resize(n);
   if (operations.capacity() < max_entries + 2) operations.reserve(max_entries + 2);
 }
 
@@ -175,14 +157,14 @@ void PoseJob::plan() {
 bool PoseJob::validate() const {
   if (!skeleton) return false;
   const size_t n = skeleton->num_joints();
-  return output.size() >= n && pose.size() == n && sample.size() == n && blended.size() == n &&
+  return output.size() >= n && pose.size() == n && sample.size() == n &&
          skeleton->rest.size() == n;
 }
 
 // An operation covers the pose when its output does not read the pose before it:
 // - SAMPLE at weight >= 1 without a weight set samples straight into the pose;
 // - BLEND / a later REFERENCE POSE layers with a = clamp(weight · set[j], 0, 1): at weight >= 1
-//   without a set a = 1 for every joint, so the pose's layer weight 1 - a = 0 and BlendingJob
+//   without a set a = 1 for every joint, so the pose's layer weight 1 - a = 0 and the blend
 //   never reads it (a layer joint of weight 0 is skipped), and the result is the sample alone;
 // - the first REFERENCE POSE (or the one of an empty plan) copies the rest pose.
 // A NaN weight is not >= 1, so it never covers.

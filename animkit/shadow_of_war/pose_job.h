@@ -65,8 +65,7 @@ struct PoseJob {
   std::span<Transform> output;
 
   // Scratch, sized by prepare().
-  std::vector<Transform> pose, sample, blended;
-  std::vector<float> keep_weights, take_weights;
+  std::vector<Transform> pose, sample;
   std::vector<Operation> operations;
 
   // Sizes the scratch for the skeleton and `max_entries` (allocates only when it grows).

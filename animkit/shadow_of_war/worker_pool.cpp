@@ -42,6 +42,7 @@ struct AnimJobThreadSystem::Impl {
   alignas(kLine) std::atomic<uint64_t> closed{0};
   std::atomic<bool> cancelled{false};
   const Job* job = nullptr;
+  const Ahead* ahead = nullptr;
   size_t count = 0;
   size_t run_length = 1;  // jobs taken per fetch_add
   bool stop = false;
@@ -61,6 +62,7 @@ struct AnimJobThreadSystem::Impl {
       for (size_t i = first; i < end; ++i) {
         if (cancelled.load(std::memory_order_relaxed)) break;
         try {
+          if (ahead) (*ahead)(i, end, thread);
           (*job)(i, thread);
         } catch (...) {
           std::lock_guard<std::mutex> lock(error_mutex);
@@ -96,10 +98,11 @@ AnimJobThreadSystem::~AnimJobThreadSystem() {
   for (std::thread& t : impl_->threads) t.join();
 }
 
-void AnimJobThreadSystem::begin(size_t count, const Job& job) {
+void AnimJobThreadSystem::begin(size_t count, const Job& job, const Ahead* ahead) {
   Impl& p = *impl_;
   p.error = nullptr;
   p.job = &job;
+  p.ahead = ahead;
   p.count = count;
   // Runs of about 1/8 of a thread's share, at most 16 jobs: few enough fetch_adds, small enough
   // that a worker the OS descheduled holds up little of the frame.
@@ -132,6 +135,7 @@ void AnimJobThreadSystem::finish() {
   p.closed.store(p.generation.load());
   for (int a = p.active.load(); a != 0; a = p.active.load()) await_change(p.active, a);
   p.job = nullptr;
+  p.ahead = nullptr;
   if (p.error && !p.cancelled.load(std::memory_order_relaxed)) std::rethrow_exception(p.error);
 }
 

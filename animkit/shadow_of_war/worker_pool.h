@@ -17,6 +17,7 @@ class AnimJobThreadSystem {
  public:
   // job(index, thread): thread 0 is the calling thread, k in [1, workers] worker k.
   using Job = std::function<void(size_t index, size_t thread)>;
+  using Ahead = std::function<void(size_t index, size_t queued, size_t thread)>;
 
   explicit AnimJobThreadSystem(int workers = kDefaultWorkers);
   ~AnimJobThreadSystem();
@@ -30,8 +31,10 @@ class AnimJobThreadSystem {
   // a worker may run job i as soon as n > i); finish() queues the rest, runs jobs on the calling
   // thread until none is left, waits for the workers and rethrows the first exception a job
   // threw. `job` must outlive finish(). Between begin() and finish() the calling thread may
-  // not touch what a queued job uses.
-  void begin(size_t count, const Job& job);
+  // not touch what a queued job uses. `ahead`, when given, is called as ahead(i, queued, thread)
+  // just before job(i), where jobs [i, queued) are queued and run next on this thread: where a
+  // job asks for the memory of the ones after it (their data may be read).
+  void begin(size_t count, const Job& job, const Ahead* ahead = nullptr);
   void queued(size_t ready);
   void finish();
   // Ends a frame whose producer failed: the jobs not yet started are skipped.

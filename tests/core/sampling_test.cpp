@@ -131,5 +131,51 @@ TEST(Sampling, RotationInterpolations) {
   EXPECT_GT(std::fabs(n.z - s.z), 1e-3f);  // nlerp is not slerp over a wide arc
 }
 
+// The cursor keeps a slot only for a channel whose key in force can change (two keys or more):
+// a crowd's cursors are what each update streams through memory.
+TEST(Sampling, CursorHoldsSlotsOnlyForAnimatedChannels) {
+  Clip c;
+  c.joints.resize(4);
+  c.joints[0].translation.add(0, {1, 2, 3});  // one key: no slot
+  c.joints[0].rotation.add(0, Quat::identity());
+  c.joints[0].rotation.add(1, axis_angle({0, 1, 0}, 1.f));  // a slot
+  c.joints[2].scale.add(0, {1, 1, 1});
+  c.joints[2].scale.add(0.5f, {2, 2, 2});  // a slot
+  c.joints[3].translation.add(0, {0, 0, 0});
+  c.joints[3].translation.add(2, {4, 0, 0});  // a slot
+  std::vector<Transform> rest(4), out(4);
+  rest[1].translation = {9, 9, 9};
+  SamplingCursor cursor;
+  ASSERT_TRUE((SamplingJob{&c, 0.25f, &cursor, rest, out, {}}.run()));
+  EXPECT_EQ(cursor.slot_count(), 3u);
+  EXPECT_EQ(out[0].translation, (Vec3{1, 2, 3}));
+  EXPECT_EQ(out[1].translation, (Vec3{9, 9, 9}));
+  EXPECT_EQ(out[2].scale, (Vec3{1.5f, 1.5f, 1.5f}));
+  EXPECT_EQ(out[3].translation, (Vec3{0.5f, 0, 0}));
+}
+
+// A clip given more animated channels in place (same joint count) rebinds the cursor instead of
+// reading past its slots: the pose equals a fresh cursor's.
+TEST(Sampling, CursorRebindsWhenAClipGainsAnimatedChannels) {
+  Clip c;
+  c.joints.resize(2);
+  c.joints[1].rotation.add(0, Quat::identity());
+  c.joints[1].rotation.add(1, axis_angle({0, 0, 1}, 1.f));
+  std::vector<Transform> rest(2), a(2), b(2);
+  SamplingCursor kept;
+  ASSERT_TRUE((SamplingJob{&c, 0.5f, &kept, rest, a, {}}.run()));
+  EXPECT_EQ(kept.slot_count(), 1u);
+  c.joints[0].translation.add(0, {0, 0, 0});
+  c.joints[0].translation.add(1, {2, 0, 0});
+  c.joints[1].translation.add(0, {0, 0, 0});
+  c.joints[1].translation.add(1, {0, 4, 0});
+  ASSERT_TRUE((SamplingJob{&c, 0.5f, &kept, rest, a, {}}.run()));
+  SamplingCursor fresh;
+  ASSERT_TRUE((SamplingJob{&c, 0.5f, &fresh, rest, b, {}}.run()));
+  EXPECT_EQ(kept.slot_count(), 3u);
+  for (int j = 0; j < 2; ++j) EXPECT_EQ(a[j], b[j]) << j;
+  EXPECT_EQ(a[0].translation, (Vec3{1, 0, 0}));
+}
+
 }  // namespace
 }  // namespace animkit

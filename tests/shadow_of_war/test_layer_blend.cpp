@@ -1,0 +1,94 @@
+// The pose job's in-place layering (layer_blend.h) against core BlendingJob on the same two layers
+// {pose, 1 - a}, {layer, a}: bit for bit, over random poses and weights including 0, -0, 1,
+// weights past [0, 1], NaN, weight sets shorter than the skeleton, and rotations of either sign.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "animkit/core/blending_job.h"
+#include "animkit/shadow_of_war/layer_blend.h"
+
+namespace animkit::shadow_of_war {
+namespace {
+
+// BlendingJob as the pose job called it before the in-place blend.
+std::vector<Transform> blending_job(const std::vector<Transform>& pose,
+                                    const std::vector<Transform>& layer,
+                                    const std::vector<Transform>& rest, float weight,
+                                    std::span<const float> weight_set) {
+  const size_t n = pose.size();
+  std::vector<float> keep(n), take(n);
+  for (size_t j = 0; j < n; ++j) {
+    float a = weight_set.empty() ? weight : weight * (j < weight_set.size() ? weight_set[j] : 0.f);
+    a = std::clamp(a, 0.f, 1.f);
+    take[j] = a;
+    keep[j] = 1.f - a;
+  }
+  const BlendingLayer layers[] = {{pose, 1.f, keep}, {layer, 1.f, take}};
+  std::vector<Transform> out(n);
+  BlendingJob b;
+  b.layers = layers;
+  b.rest = rest;
+  b.threshold = kBlendThreshold;
+  b.output = out;
+  EXPECT_TRUE(b.run());
+  return out;
+}
+
+bool same_bits(const Transform& a, const Transform& b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+TEST(PoseBlend, LayerBlendIsBitIdenticalToBlendingJob) {
+  std::mt19937 rng(15);
+  std::uniform_real_distribution<float> u(-2.f, 2.f);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float special[] = {0.f, -0.f, 1.f, 0.5f, 1e-7f, 1.5f, -0.25f, nan, 0.999999f};
+  auto transform = [&] {
+    Transform t;
+    t.translation = {u(rng), u(rng), u(rng)};
+    t.rotation = normalize(Quat{u(rng), u(rng), u(rng), u(rng)});
+    t.scale = {1.f + 0.1f * u(rng), 1.f, 1.f - 0.1f * u(rng)};
+    return t;
+  };
+  size_t joints_checked = 0;
+  for (int round = 0; round < 2000; ++round) {
+    const size_t n = 1 + rng() % 40;
+    std::vector<Transform> pose(n), layer(n), rest(n);
+    for (size_t j = 0; j < n; ++j) pose[j] = transform(), layer[j] = transform(), rest[j] = transform();
+    const float weight = round % 3 == 0 ? special[rng() % std::size(special)] : u(rng);
+    std::vector<float> set;
+    if (round % 2) {
+      set.resize(rng() % (n + 3));
+      for (float& w : set) w = rng() % 4 == 0 ? special[rng() % std::size(special)] : u(rng);
+    }
+    const std::vector<Transform> expected = blending_job(pose, layer, rest, weight, set);
+    blend_layer(pose, layer, rest, weight, set);
+    for (size_t j = 0; j < n; ++j, ++joints_checked)
+      ASSERT_TRUE(same_bits(pose[j], expected[j]))
+          << "round " << round << " joint " << j << " weight " << weight;
+  }
+  EXPECT_GT(joints_checked, 20000u);
+}
+
+// A weight at or past 1 without a set gives the layer (normalised), whatever the pose was: the
+// rule the pose job's skipped operations rely on.
+TEST(PoseBlend, FullWeightGivesTheLayerAlone) {
+  std::vector<Transform> pose(3), layer(3), rest(3);
+  for (size_t j = 0; j < 3; ++j) {
+    pose[j].translation = {float(j), 7.f, -1.f};
+    layer[j].translation = {2.f, float(j), 5.f};
+    layer[j].rotation = normalize(Quat{0.1f * float(j), 0.2f, 0.3f, 0.9f});
+  }
+  blend_layer(pose, layer, rest, 1.f, {});
+  for (size_t j = 0; j < 3; ++j) {
+    EXPECT_EQ(pose[j].translation, layer[j].translation);
+    EXPECT_NEAR(pose[j].rotation.x, layer[j].rotation.x, 1e-7f);
+  }
+}
+
+}  // namespace
+}  // namespace animkit::shadow_of_war

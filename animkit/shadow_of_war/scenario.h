@@ -77,8 +77,7 @@ struct Scene {
   // slot and starts the brain (steps 1-3); the brain and the rest test run on every later frame.
   std::vector<const DeadBody*> died_this_frame;
   // The death frame's call of the dead-body step (steps 1-3); `attack`: "" for none.
-  void kill(const std::string& character, const std::string& attack = {},
-            const DeadBodyFlags& flags = {});
+  void kill(Character& character, const std::string& attack = {}, const DeadBodyFlags& flags = {});
   void update_dead(float dt);
   int corpses() const;  // dead bodies the cleanup has not removed
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "animkit/core/blending_job.h"
 #include "animkit/core/sampling_job.h"
 #include "animkit/core/soa_kernels.h"
 
@@ -179,25 +180,13 @@ bool SoaBlendingJob::run_scalar() const {
   if (!validate()) return false;
   const size_t n = output->num_joints;
   for (size_t j = 0; j < n; ++j) {
-    Vec3 t{}, s{};
-    Quat q{0, 0, 0, 0};
-    float total = 0;
-    const auto accumulate = [&](const Transform& x, float w) {
-      const Quat r = x.rotation;
-      const float sw = dot(q, r) < 0.f ? -w : w;
-      t = t + x.translation * w;
-      s = s + x.scale * w;
-      q = {q.x + r.x * sw, q.y + r.y * sw, q.z + r.z * sw, q.w + r.w * sw};
-      total += w;
-    };
+    BlendSum sum;
     for (const SoaBlendingLayer& l : layers) {
       if (!(l.weight > 0.f)) continue;
       const float w = l.joint_weights.empty() ? l.weight : l.weight * l.joint_weights[j];
-      if (w > 0.f) accumulate(l.pose->get(j), w);
+      if (w > 0.f) sum.add(l.pose->get(j), w);
     }
-    if (total < threshold) accumulate(rest->get(j), threshold - total);
-    const float inv = 1.f / total;
-    output->set(j, {t * inv, normalize(q), s * inv});
+    output->set(j, sum.result(rest->get(j), threshold));
   }
   return true;
 }

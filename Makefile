@@ -1,8 +1,7 @@
 # animkit: `make demo` runs the built-in sample, `make test` builds and runs every test twice
-# (optimised, then under AddressSanitizer + UndefinedBehaviorSanitizer). Both do their own set-up.
-# `make test-fuzz` runs every fuzz target a fixed number of runs (deterministic, about 10 s each)
-# under the sanitizers (clang); it joins `make test` once its cost on a fresh clone is measured
-# (issue 19).
+# (optimised, then under AddressSanitizer + UndefinedBehaviorSanitizer, whose pass ends with the
+# fuzz smoke run: every libFuzzer target a fixed number of runs, about 10 s each, clang + the same
+# sanitizers; issue 19). Both do their own set-up.
 JOBS ?= 2
 CMAKE_FLAGS ?=
 RELEASE := build/release
@@ -12,7 +11,7 @@ FUZZ_SECONDS ?= 60
 # ccache hits across clones (CI builds a fresh clone in another folder).
 export CCACHE_BASEDIR := $(CURDIR)
 
-.PHONY: setup demo test test-release test-asan test-fuzz bench fuzz fuzz-build format configure-release
+.PHONY: setup demo test test-release test-asan test-asan-ctest test-fuzz bench fuzz fuzz-build format configure-release
 
 setup:
 	@bash scripts/setup.sh
@@ -30,7 +29,9 @@ test-release: configure-release
 	cmake --build $(RELEASE) -j$(JOBS)
 	cd $(RELEASE) && ctest --output-on-failure -j$(JOBS)
 
-test-asan: setup
+test-asan: test-asan-ctest test-fuzz
+
+test-asan-ctest: setup
 	@cmake -S . -B $(SANITIZE) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DANIMKIT_SANITIZE=ON -DANIMKIT_BENCH=OFF $(CMAKE_FLAGS) >/dev/null
 	cmake --build $(SANITIZE) -j$(JOBS)
@@ -63,7 +64,7 @@ fuzz: fuzz-build
 # The fuzz smoke run (issue 19, item 4): every target for its fixed number of runs from -seed=1
 # (fuzz/smoke_runs.txt, about 10 s each here; 10000 for a target not listed), JOBS at a time, on a
 # fresh corpus seeded as above: deterministic, so it fails on a regression, never on a new random
-# find. Artifacts and logs under $(FUZZ)/smoke.
+# find. Artifacts and logs under $(FUZZ)/smoke. The last step of `make test-asan`.
 test-fuzz: fuzz-build
 	@rm -rf $(FUZZ)/smoke && bash fuzz/scripts/seed_corpus.sh $(FUZZ) $(FUZZ)/smoke
 	@find $(FUZZ)/fuzz -maxdepth 2 -type f -name 'fuzz_*' -perm -u+x | sort | \

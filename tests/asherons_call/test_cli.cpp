@@ -2,55 +2,30 @@
 // export from a dat, and `import --as ac-animation` back to the original bytes, its dry-run
 // report and its errors (exit 1 with the message).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "animkit/asherons_call/synthetic.h"
 #include "animkit/core/json_util.h"
 #include "animkit/core/registry.h"
+#include "tests/common/run_cli.h"
 
 namespace animkit::asherons_call {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int code;
-  std::string out, err;
-};
+using Result = test::CliResult;
 
-class AcCli : public ::testing::Test {
+// Each test starts with the synthetic humanoid dat in its directory.
+class AcCli : public test::CliFixture {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("animkit-ac-cli-" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
-            std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    CliFixture::SetUp();
     write_file(dir_ / "portal.dat", humanoid_dat());
   }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  Result Run(const std::string& args) {
-    const std::string cmd = std::string(ANIMKIT_BINARY) + " " + args + " >" +
-                            (dir_ / "out").string() + " 2>" + (dir_ / "err").string();
-    const int status = std::system(cmd.c_str());
-    return {WEXITSTATUS(status), Slurp(dir_ / "out"), Slurp(dir_ / "err")};
-  }
-  static std::string Slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
-  std::string P(const std::string& name) const { return "'" + (dir_ / name).string() + "'"; }
-  fs::path dir_;
+  // Quoted, so that a path with a space stays one shell word.
+  std::string P(const std::string& name) const { return "'" + CliFixture::P(name) + "'"; }
 };
 
 TEST_F(AcCli, ExportACreatureFromADat) {

@@ -1,34 +1,22 @@
 // The `animkit cod ...` verbs and the cod-xanim format on the command line (issue 12, item 7):
 // exit 0 / 1 / 2, --json documents, the places diagnostics name.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
+#include <filesystem>
 
 #include "animkit/core/json_util.h"
+#include "animkit/core/registry.h"
+#include "tests/common/run_cli.h"
 #include "xanim_fixtures.h"
 #include "zip_writer.h"
 
 namespace animkit::call_of_duty {
 namespace {
 
-using testing::TempDir;
+namespace fs = std::filesystem;
 using testing::write_zip;
 using testing::xanim_header;
-
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using Result = test::CliResult;
 
 // §2.6 of cod-xanim-format.md, the 43-byte worked example.
 std::string worked_example() {
@@ -39,63 +27,59 @@ std::string worked_example() {
   return std::string(reinterpret_cast<const char*>(b), sizeof b);
 }
 
-class CodCli : public ::testing::Test {
+class CodCli : public test::CliFixture {
  protected:
-  TempDir t;
-  Result run(const std::string& args) {
-    const std::string cmd = std::string(ANIMKIT_BINARY) + " " + args + " >" +
-                            (t.dir / "out").string() + " 2>" + (t.dir / "err").string();
-    const int status = std::system(cmd.c_str());
-    return {WEXITSTATUS(status), slurp(t.dir / "out"), slurp(t.dir / "err")};
+  // A file of this test's directory, its folders made as needed (mod/maps/town.gsc).
+  void Write(const std::string& rel, const std::string& bytes) const {
+    fs::create_directories((dir_ / rel).parent_path());
+    write_text(dir_ / rel, bytes);
   }
-  std::string p(const std::string& rel) const { return (t.dir / rel).string(); }
 };
 
 TEST_F(CodCli, TreeJsonAndErrors) {
-  t.write("t.atr", "main\n{\n    walk\n    run\n}\n");
-  Result r = run("cod tree " + p("t.atr") + " --refs walk --json");
+  Write("t.atr", "main\n{\n    walk\n    run\n}\n");
+  Result r = Run("cod tree " + P("t.atr") + " --refs walk --json");
   ASSERT_EQ(r.code, 0) << r.err;
   const Json j = Json::parse(r.out);
   EXPECT_EQ(j["node_count"], 3);  // root, main, walk
   EXPECT_EQ(j["nodes"][2]["name"], "walk");
-  t.write("bad.atr", "main\n{\n    walk : loopsync\n}\n");
-  r = run("cod tree " + p("bad.atr") + " --anim-check");
+  Write("bad.atr", "main\n{\n    walk : loopsync\n}\n");
+  r = Run("cod tree " + P("bad.atr") + " --anim-check");
   EXPECT_EQ(r.code, 1);
-  EXPECT_NE(r.out.find(p("bad.atr") + ":4:1: properties cannot be applied to primitive animations"),
+  EXPECT_NE(r.out.find(P("bad.atr") + ":4:1: properties cannot be applied to primitive animations"),
             std::string::npos)
       << r.out;
   // A folder is not a tree (issue 12, item 5).
-  r = run("cod tree " + t.dir.string());
+  r = Run("cod tree " + dir_.string());
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("is a folder"), std::string::npos) << r.err;
-  EXPECT_EQ(run("cod tree").code, 2);
+  EXPECT_EQ(Run("cod tree").code, 2);
 }
 
 TEST_F(CodCli, TreeAssetsFromAGameArchive) {
-  t.write("t.atr", "g : complete loopsync\n{\n    walk\n}\n");
-  t.mkdir("main");
-  write_zip(t.dir / "main/pak0.pk3", {{"xanim/walk", xanim_header(10, 0)}});
-  Result r = run("cod tree " + p("t.atr") + " --refs g --game-dir " + p("main"));
+  Write("t.atr", "g : complete loopsync\n{\n    walk\n}\n");
+  fs::create_directories(dir_ / "main");
+  write_zip(dir_ / "main/pak0.pk3", {{"xanim/walk", xanim_header(10, 0)}});
+  Result r = Run("cod tree " + P("t.atr") + " --refs g --game-dir " + P("main"));
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.out.find("animation 'walk' in 't' cannot be sync looping and nonlooping"),
             std::string::npos)
       << r.out;
-  write_zip(t.dir / "main/pak1.pk3", {{"xanim/walk", xanim_header(10, 1)}});  // later pk3 wins
-  r = run("cod tree " + p("t.atr") + " --refs g --game-dir " + p("main") + " --json");
+  write_zip(dir_ / "main/pak1.pk3", {{"xanim/walk", xanim_header(10, 1)}});  // later pk3 wins
+  r = Run("cod tree " + P("t.atr") + " --refs g --game-dir " + P("main") + " --json");
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_EQ(Json::parse(r.out)["nodes"][2]["looping"], true);
 }
 
 TEST_F(CodCli, LintLevelsAgainstTheGame) {
-  t.mkdir("main");
-  write_zip(t.dir / "main/pak0.pk3",
-            {{"animtrees/soldier.atr", "main\n{\n    idle\n    walk\n}\n"},
-             {"xanim/idle", xanim_header(10, 1)},
-             {"xanim/walk", xanim_header(10, 1)}});
-  t.write("mod/maps/town.gsc",
-          "#using_animtree(\"soldier\");\nmain() { self setanim(%idle); }\n"
-          "#using_animtree(\"turret88\");\nf() { x = 10%2; }\n");
-  Result r = run("cod lint " + p("mod") + " --game-dir " + p("main"));
+  fs::create_directories(dir_ / "main");
+  write_zip(dir_ / "main/pak0.pk3", {{"animtrees/soldier.atr", "main\n{\n    idle\n    walk\n}\n"},
+                                     {"xanim/idle", xanim_header(10, 1)},
+                                     {"xanim/walk", xanim_header(10, 1)}});
+  Write("mod/maps/town.gsc",
+        "#using_animtree(\"soldier\");\nmain() { self setanim(%idle); }\n"
+        "#using_animtree(\"turret88\");\nf() { x = 10%2; }\n");
+  Result r = Run("cod lint " + P("mod") + " --game-dir " + P("main"));
   EXPECT_EQ(r.code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("3:1: warning: cannot find 'animtrees/turret88.atr': the game leaves the "
                        "tree empty"),
@@ -104,55 +88,55 @@ TEST_F(CodCli, LintLevelsAgainstTheGame) {
   EXPECT_NE(r.out.find("1 levels, 2 trees, 1 references, 0 errors, 1 warnings"),
             std::string::npos)
       << r.out;
-  r = run("cod lint " + p("mod") + " --game-dir " + p("main") + " --json");
+  r = Run("cod lint " + P("mod") + " --game-dir " + P("main") + " --json");
   ASSERT_EQ(r.code, 0) << r.err;
   const Json j = Json::parse(r.out);
   EXPECT_EQ(j["summary"]["levels"], 1);
   EXPECT_EQ(j["summary"]["errors"], 0);
   EXPECT_EQ(j["summary"]["warnings"], 1);
   EXPECT_EQ(j["levels"][0]["level"], "town");
-  EXPECT_EQ(j["levels"][0]["trees"][0]["file"], p("main") + "/pak0.pk3/animtrees/soldier.atr");
+  EXPECT_EQ(j["levels"][0]["trees"][0]["file"], P("main") + "/pak0.pk3/animtrees/soldier.atr");
   // A reference the tree lacks is an error; --level picks one level.
-  t.write("mod/maps/town.gsc", "#using_animtree(\"soldier\");\nmain() { x = %run; }\n");
-  r = run("cod lint " + p("mod") + " --game-dir " + p("main") + " --level town --json");
+  Write("mod/maps/town.gsc", "#using_animtree(\"soldier\");\nmain() { x = %run; }\n");
+  r = Run("cod lint " + P("mod") + " --game-dir " + P("main") + " --level town --json");
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(Json::parse(r.out)["levels"][0]["reference_values"][0]["value"], nullptr);
-  EXPECT_EQ(run("cod lint " + p("mod") + " --level nowhere").code, 1);
+  EXPECT_EQ(Run("cod lint " + P("mod") + " --level nowhere").code, 1);
 }
 
 TEST_F(CodCli, Refs) {
-  t.write("a.gsc", "#using_animtree(\"t\");\nf() { x = %b; }\n");
-  t.write("t.atr", "a\nb\n");
-  const Result r = run("cod refs " + p("a.gsc") + " --tree " + p("t.atr"));
+  Write("a.gsc", "#using_animtree(\"t\");\nf() { x = %b; }\n");
+  Write("t.atr", "a\nb\n");
+  const Result r = Run("cod refs " + P("a.gsc") + " --tree " + P("t.atr"));
   ASSERT_EQ(r.code, 0) << r.err;
   // Newest first: b = 1, a = 2.
   EXPECT_NE(r.out.find(":2:11: %b tree 't' (#1) node 1 = 0x00010001"), std::string::npos) << r.out;
 }
 
 TEST_F(CodCli, XAnimFormatAndSample) {
-  t.write("j_anim", worked_example());
-  Result r = run("info " + p("j_anim") + " --json");
+  Write("j_anim", worked_example());
+  Result r = Run("info " + P("j_anim") + " --json");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(Json::parse(r.out)["format"], "cod-xanim");
-  r = run("validate " + p("j_anim"));
+  r = Run("validate " + P("j_anim"));
   EXPECT_EQ(r.code, 0) << r.out;
-  r = run("dump " + p("j_anim") + " --json");
+  r = Run("dump " + P("j_anim") + " --json");
   ASSERT_EQ(r.code, 0);
   EXPECT_EQ(Json::parse(r.out)["notetracks"][0]["name"], "fire");
-  r = run("export " + p("j_anim") + " -o " + p("j.glb"));
+  r = Run("export " + P("j_anim") + " -o " + P("j.glb"));
   EXPECT_EQ(r.code, 0) << r.err;
-  EXPECT_GT(std::filesystem::file_size(t.dir / "j.glb"), 100u);
-  r = run("cod sample " + p("j_anim") + " --time 0.6 --json");
+  EXPECT_GT(fs::file_size(dir_ / "j.glb"), 100u);
+  r = Run("cod sample " + P("j_anim") + " --time 0.6 --json");
   ASSERT_EQ(r.code, 0) << r.err;
   const Json s = Json::parse(r.out);
   EXPECT_EQ(s["frame"], 2);
   EXPECT_NEAR(s["parts"][0]["lanes"][2].get<double>(), 0.42427, 5e-6);
   EXPECT_NEAR(s["parts"][0]["lanes"][3].get<double>(), 0.82427, 5e-6);
-  EXPECT_EQ(run("cod sample " + p("j_anim") + " --time 2").code, 2);  // outside [0, 1]
+  EXPECT_EQ(Run("cod sample " + P("j_anim") + " --time 2").code, 2);  // outside [0, 1]
   std::string cut = worked_example();
   cut.resize(20);
-  t.write("cut_anim", cut);
-  r = run("cod sample " + p("cut_anim") + " --time 0.5");
+  Write("cut_anim", cut);
+  r = Run("cod sample " + P("cut_anim") + " --time 0.5");
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("offset 0x11: malformed xanim 'cut_anim': truncated"), std::string::npos)
       << r.err;
@@ -161,18 +145,19 @@ TEST_F(CodCli, XAnimFormatAndSample) {
 // `animkit export` then `animkit import --as cod-xanim` (issue 17, item 3): the original bytes.
 TEST_F(CodCli, ExportThenImportGivesTheXAnimBack) {
   const std::vector<uint8_t> walk = testing::several_parts();
-  t.write("walk", std::string(walk.begin(), walk.end()));
-  Result r = run("export " + p("walk") + " -o " + p("walk.glb"));
+  Write("walk", std::string(walk.begin(), walk.end()));
+  Result r = Run("export " + P("walk") + " -o " + P("walk.glb"));
   ASSERT_EQ(r.code, 0) << r.err;
-  r = run("import " + p("walk.glb") + " --as cod-xanim -o " + p("back"));
+  r = Run("import " + P("walk.glb") + " --as cod-xanim -o " + P("back"));
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(slurp(t.dir / "back"), std::string(walk.begin(), walk.end()));
-  r = run("import " + p("walk.glb") + " --as cod-xanim --template " + p("walk") + " -o " + p("back2"));
+  EXPECT_EQ(Slurp(dir_ / "back"), std::string(walk.begin(), walk.end()));
+  r = Run("import " + P("walk.glb") + " --as cod-xanim --template " + P("walk") + " -o " +
+          P("back2"));
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(slurp(t.dir / "back2"), std::string(walk.begin(), walk.end()));
+  EXPECT_EQ(Slurp(dir_ / "back2"), std::string(walk.begin(), walk.end()));
 
   // --dry-run --json: nothing written, the per-joint maximum error reported.
-  r = run("import " + p("walk.glb") + " --as cod-xanim --dry-run --json");
+  r = Run("import " + P("walk.glb") + " --as cod-xanim --dry-run --json");
   ASSERT_EQ(r.code, 0) << r.err;
   const Json j = Json::parse(r.out);
   EXPECT_EQ(j["bytes"], walk.size());
@@ -182,17 +167,18 @@ TEST_F(CodCli, ExportThenImportGivesTheXAnimBack) {
 
   // Joints that are not the template's parts: exit 1, both lists named.
   const std::vector<uint8_t> other = testing::long_clip();
-  t.write("other", std::string(other.begin(), other.end()));
-  ASSERT_EQ(run("export " + p("other") + " -o " + p("other.glb")).code, 0);
-  r = run("import " + p("other.glb") + " --as cod-xanim --template " + p("walk") + " -o " + p("x"));
+  Write("other", std::string(other.begin(), other.end()));
+  ASSERT_EQ(Run("export " + P("other") + " -o " + P("other.glb")).code, 0);
+  r = Run("import " + P("other.glb") + " --as cod-xanim --template " + P("walk") + " -o " + P("x"));
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("missing 5 part(s) of the template: j_spine, j_yaw, j_arm, j_still, j_hold; "
                        "1 joint(s) the template does not have: tag_origin"),
             std::string::npos)
       << r.err;
-  EXPECT_FALSE(std::filesystem::exists(t.dir / "x"));
+  EXPECT_FALSE(fs::exists(dir_ / "x"));
   // --frame-rate that is not whole: exit 1.
-  EXPECT_EQ(run("import " + p("walk.glb") + " --as cod-xanim --frame-rate 29.97 -o " + p("x")).code, 1);
+  EXPECT_EQ(Run("import " + P("walk.glb") + " --as cod-xanim --frame-rate 29.97 -o " + P("x")).code,
+            1);
 }
 
 }  // namespace

@@ -1,14 +1,9 @@
 // The `animkit` command line on Monster Hunter files (issue 11, items 1, 4, 6, 7): model PACs
 // through the shared verbs, validate's reference line form, the mh verbs, bad input and usage.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "animkit/core/json_util.h"
 #include "animkit/core/registry.h"
@@ -16,43 +11,17 @@
 #include "animkit/monster_hunter/document.h"
 #include "animkit/monster_hunter/pac.h"
 #include "animkit/monster_hunter/synthetic.h"
+#include "tests/common/run_cli.h"
 
 namespace animkit::monster_hunter {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int code;
-  std::string out, err;
-};
+using Result = test::CliResult;
 
-class MhCli : public ::testing::Test {
+class MhCli : public test::CliFixture {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("animkit-mh-cli-" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
-            std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  Result Run(const std::string& args) {
-    const std::string cmd = std::string(ANIMKIT_BINARY) + " " + args + " >" +
-                            (dir_ / "out").string() + " 2>" + (dir_ / "err").string();
-    const int status = std::system(cmd.c_str());
-    return {WEXITSTATUS(status), Slurp(dir_ / "out"), Slurp(dir_ / "err")};
-  }
-  static std::string Slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
-  std::string P(const std::string& name) const { return (dir_ / name).string(); }
-
   // A model PAC of the synthetic monster (0 skeleton, 1 PMO with no groups, 2 TMH, 3 pack).
   std::string WritePac(const std::string& name, const Monster& m) {
     Pac pac;
@@ -69,7 +38,6 @@ class MhCli : public ::testing::Test {
     write_file(dir_ / "pack.bin", write_pack(m.pack));
     return "--skeleton " + P("skeleton.bin") + " --pack " + P("pack.bin");
   }
-  fs::path dir_;
 };
 
 Monster good() {

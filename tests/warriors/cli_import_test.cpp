@@ -2,39 +2,27 @@
 // (issue 17): export then import gives the file back, --dry-run --json reports the per-joint error,
 // a joint-matching error exits 1 with the joint named, rebuild puts a clip back byte for byte.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "animkit/core/json_util.h"
 #include "animkit/core/registry.h"
 #include "animkit/gltf/export.h"
 #include "animkit/warriors/builder.h"
 #include "animkit/warriors/document.h"
+#include "tests/common/run_cli.h"
 
 namespace animkit::warriors {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int code;
-  std::string out, err;
-};
+using Result = test::CliResult;
 
-class WarriorsImportCli : public ::testing::Test {
+class WarriorsImportCli : public test::CliFixture {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("animkit-warriors-import-" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
-            std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    CliFixture::SetUp();
     ClipBuilder b;
     b.name = "strike";
     b.frames = 24;
@@ -63,22 +51,6 @@ class WarriorsImportCli : public ::testing::Test {
     write_file(dir_ / "set.pak",
                write_entry(WadEntry{make_pack({chr, make_anm_resource(clip_)}), {}}));
   }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  Result Run(const std::string& args) {
-    const std::string cmd = std::string(ANIMKIT_BINARY) + " " + args + " >" +
-                            (dir_ / "out").string() + " 2>" + (dir_ / "err").string();
-    const int status = std::system(cmd.c_str());
-    return {WEXITSTATUS(status), Slurp(dir_ / "out"), Slurp(dir_ / "err")};
-  }
-  static std::string Slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
-  std::string P(const std::string& name) const { return (dir_ / name).string(); }
-  fs::path dir_;
   AnmClip clip_;
 };
 

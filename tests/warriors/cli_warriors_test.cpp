@@ -1,10 +1,7 @@
 // The warriors verbs through the binary: usage errors exit 2 (`--frame nan`, negative rates and
 // dt, `--frames -5`), clip-length's reasons, `play --pose`, `warriors pose`.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -12,26 +9,19 @@
 #include "animkit/core/json_util.h"
 #include "animkit/core/registry.h"
 #include "animkit/warriors/builder.h"
+#include "tests/common/run_cli.h"
 
 namespace animkit::warriors {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int code;
-  std::string out, err;
-};
+using Result = test::CliResult;
 
-class WarriorsCli : public ::testing::Test {
+class WarriorsCli : public test::CliFixture {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("animkit-warriors-cli-" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
-            std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    CliFixture::SetUp();
     ClipBuilder b;
     b.name = "walk";
     b.frames = 30;
@@ -41,22 +31,6 @@ class WarriorsCli : public ::testing::Test {
     write_resource(w, make_anm_resource(b.build()));
     write_file(dir_ / "walk.anm", w.bytes());
   }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  Result Run(const std::string& args) {
-    const std::string cmd = std::string(ANIMKIT_BINARY) + " " + args + " >" +
-                            (dir_ / "out").string() + " 2>" + (dir_ / "err").string();
-    const int status = std::system(cmd.c_str());
-    return {WEXITSTATUS(status), Slurp(dir_ / "out"), Slurp(dir_ / "err")};
-  }
-  static std::string Slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
-  std::string P(const std::string& name) const { return (dir_ / name).string(); }
-  fs::path dir_;
 };
 
 TEST_F(WarriorsCli, UsageErrorsExit2) {

@@ -12,35 +12,13 @@
 //    position and rotation (window.viewer.boneWorld) must equal the trace's "model" entry within
 //    1e-4 (rotations up to sign); between two updates the position lies between theirs.
 // 4. The same file opened from the page's file input (a local file) is recognised as well.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { browserTest, check } from './harness.mjs';
 
-const [animkit, outDir = '.'] = process.argv.slice(2);
-if (!animkit) {
-  console.error('usage: node trace.test.mjs ANIMKIT OUT_DIR');
-  process.exit(2);
-}
+const { animkit, outDir, tmp, view, open, closeBrowser, run } = browserTest('trace.test.mjs', 'animkit-trace-test-');
 const TOLERANCE = 1e-4;
-const watchdog = setTimeout(() => fail('timed out after 50 s'), 50_000);
-let server = null, context = null;
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'animkit-trace-test-'));
-
-function cleanup() {
-  if (server && server.exitCode === null) server.kill('SIGKILL');
-  fs.rmSync(tmp, { recursive: true, force: true });
-}
-function fail(message) {
-  console.error(`FAIL: ${message}`);
-  cleanup();
-  process.exit(1);
-}
-function check(ok, message) {
-  if (!ok) throw new Error(message);
-  console.log(`ok: ${message}`);
-}
 
 async function main() {
   execFileSync(animkit, ['demo', '--engine', 'warriors', '--out', tmp], { stdio: 'pipe' });
@@ -52,34 +30,11 @@ async function main() {
   check(lines.length === 90 && lines.every((l) => l.pose.model.length === 34), 'the trace has 90 updates of 34 bones');
   const eventCount = lines.reduce((n, l) => n + l.events.length, 0);
 
-  server = spawn(animkit, ['view', traceFile, '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const info = await new Promise((resolve, reject) => {
-    let out = '';
-    server.stdout.on('data', (d) => {
-      out += d;
-      const nl = out.indexOf('\n');
-      if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)));
-    });
-    server.on('exit', (code) => reject(new Error(`animkit view exited with ${code}`)));
-  });
+  const { server, info } = await view(traceFile);
   check(info.files.length === 1 && info.files[0].copied && info.files[0].name === 'walk.log',
     `animkit view serves the trace as it is (${info.url})`);
 
-  context = await chromium.launchPersistentContext(path.join(tmp, 'profile'), {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftshader',
-           '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1280, height: 720 },
-  });
-  const page = context.pages()[0] || (await context.newPage());
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  await page.goto(`${info.url}&t=0`);
-  await page.waitForFunction(() => window.viewer && window.viewer.ready, null, { timeout: 20_000 });
-  await page.evaluate(() => window.viewer.ready);
-  check(errors.length === 0, `the page loads without errors ${errors.join('; ')}`);
+  const page = await open(`${info.url}&t=0`);
 
   const state = await page.evaluate(() => ({
     files: window.viewer.files(),
@@ -149,16 +104,8 @@ async function main() {
   await page.evaluate(() => window.viewer.setTime(45 / 30));
   await page.screenshot({ path: shot });
   check(fs.statSync(shot).size > 10_000, `screenshot saved as ${shot}`);
-  await context.close();
-  context = null;
+  await closeBrowser();
   server.kill('SIGINT');
 }
 
-main().then(() => {
-  clearTimeout(watchdog);
-  cleanup();
-  console.log('PASS');
-}, async (err) => {
-  if (context) await context.close().catch(() => {});
-  fail(err.stack || String(err));
-});
+run(main);

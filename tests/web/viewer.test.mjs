@@ -14,35 +14,13 @@
 // has a Hermite root translation (exported resampled at 30 Hz, lerped by three.js) and nlerp
 // rotations (slerped by three.js), so it is compared at its key times only.
 // A screenshot is saved as OUT_DIR/viewer.png. No network: everything is on 127.0.0.1.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { browserTest, check } from './harness.mjs';
 
-const [animkit, outDir = '.'] = process.argv.slice(2);
-if (!animkit) {
-  console.error('usage: node viewer.test.mjs ANIMKIT OUT_DIR');
-  process.exit(2);
-}
+const { animkit, outDir, tmp, view, open, closeBrowser, run } = browserTest('viewer.test.mjs', 'animkit-web-test-');
 const TOLERANCE = 1e-4;
-const watchdog = setTimeout(() => fail('timed out after 50 s'), 50_000);
-let server = null, context = null;
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'animkit-web-test-'));
-
-function cleanup() {
-  if (server && server.exitCode === null) server.kill('SIGKILL');
-  fs.rmSync(tmp, { recursive: true, force: true });
-}
-function fail(message) {
-  console.error(`FAIL: ${message}`);
-  cleanup();
-  process.exit(1);
-}
-function check(ok, message) {
-  if (!ok) throw new Error(message);
-  console.log(`ok: ${message}`);
-}
 
 // Times: float32 values, so animkit (float) and the page (double) evaluate the very same instant.
 const f32 = (x) => Math.fround(x);
@@ -64,34 +42,11 @@ async function main() {
   }
 
   // The server.
-  server = spawn(animkit, ['view', input, '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const info = await new Promise((resolve, reject) => {
-    let text = '';
-    server.stdout.on('data', (d) => {
-      text += d;
-      const nl = text.indexOf('\n');
-      if (nl >= 0) resolve(JSON.parse(text.slice(0, nl)));
-    });
-    server.on('exit', (code) => reject(new Error(`animkit view exited with ${code}`)));
-  });
+  const { server, info } = await view(input);
   check(/^http:\/\/127\.0\.0\.1:\d+\/\?src=files\/core\.glb$/.test(info.url), `animkit view serves ${info.url}`);
 
-  // The browser: Debian's chromium, a fresh profile, no network beyond 127.0.0.1.
-  context = await chromium.launchPersistentContext(path.join(tmp, 'profile'), {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftshader',
-           '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1280, height: 720 },
-  });
-  const page = context.pages()[0] || (await context.newPage());
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  await page.goto(`${info.url}&clip=wave&compare=bend&t=0.5`);
-  await page.waitForFunction(() => window.viewer && window.viewer.ready, null, { timeout: 20_000 });
-  await page.evaluate(() => window.viewer.ready);
-  check(errors.length === 0, `the page loads without errors ${errors.join('; ')}`);
+  // The browser.
+  const page = await open(`${info.url}&clip=wave&compare=bend&t=0.5`);
 
   const state = await page.evaluate(() => ({
     time: window.viewer.time(),
@@ -157,8 +112,7 @@ async function main() {
   const shot = path.join(outDir, 'viewer.png');
   await page.screenshot({ path: shot });
   check(fs.statSync(shot).size > 10_000, `screenshot saved as ${shot}`);
-  await context.close();
-  context = null;
+  await closeBrowser();
 
   // Ctrl-C stops the server cleanly.
   const exited = new Promise((resolve) => server.on('exit', (code, signal) => resolve({ code, signal })));
@@ -167,11 +121,4 @@ async function main() {
   check(end && end.code === 0, 'animkit view stops on SIGINT with exit code 0');
 }
 
-main().then(() => {
-  clearTimeout(watchdog);
-  cleanup();
-  console.log('PASS');
-}, async (err) => {
-  if (context) await context.close().catch(() => {});
-  fail(err.stack || String(err));
-});
+run(main);

@@ -120,6 +120,7 @@ void Character::set_value(std::string_view n, float v) { values_[graph_->value_i
 float Character::value(std::string_view n) const { return values_[graph_->value_index(n)]; }
 
 size_t Character::state_tracker(int32_t s) {
+  while (model_.trackers.size() >= kMaxTrackers) drop_tracker(1);
   const BlendState& st = graph_->states[s];
   Tracker t;
   t.clip = table_ && !st.clip.empty() ? table_->find(st.clip) : nullptr;

@@ -52,6 +52,10 @@ struct ModelAnimation {
 
 // A cross-fade in progress: the incoming state's tracker weight goes 0 -> 1 over the blend time;
 // at the end the trackers of the states left are removed (README, Choices).
+// The trackers a model holds at most, tracker 0 included: a cross-fade interrupted again and again
+// adds a tracker each time, so entering a state past this drops the oldest state tracker (the one
+// every later tracker is blended over). The spec states no number (README, Choices 13).
+inline constexpr size_t kMaxTrackers = 32;
 struct Transition {
   int32_t from = -1, to = -1;
   float elapsed = 0;

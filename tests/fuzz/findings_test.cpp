@@ -22,6 +22,7 @@
 #include "animkit/monster_hunter/play.h"
 #include "animkit/monster_hunter/skeleton.h"
 #include "animkit/monster_hunter/synthetic.h"
+#include "animkit/shadow_of_war/character.h"
 #include "animkit/shadow_of_war/scenario.h"
 #include "animkit/warriors/builder.h"
 #include "animkit/warriors/demo.h"
@@ -398,6 +399,27 @@ TEST(FuzzFindings, ShadowOfWarScriptIsWalkedOnce) {
               shadow_of_war::play(s, ".", PlayOptions{}, out);
             }, 4),
             "script: no character 'nobody'");
+}
+
+// The campaign's time-out (33 s under the sanitizers): a link that re-enters its state every
+// frame with a 309,804 s blend; no cross-fade ever completed, so each frame added a tracker for
+// good (318 after 316 frames, every one a live BLEND). A model now holds at most kMaxTrackers.
+TEST(FuzzFindings, ShadowOfWarTrackersAreCapped) {
+  Json s = sow_scene();
+  s["frames"] = 400;
+  s["characters"] = Json::parse(R"([{"name": "x", "count": 4}])");
+  s["graph"] = Json::parse(R"({"states": [{"name": "A", "clip": "c", "Links": ["again"]}],
+    "transitions": [{"name": "again", "target": "A", "predicate": {"And": []}, "BlendTime": 309803.9}]})");
+  PlayOptions o;
+  o.json = true;
+  std::ostringstream out;
+  EXPECT_EQ(error_of([&] { shadow_of_war::play(s, ".", o, out); }, 4), "");
+  std::istringstream lines(out.str());
+  std::string line, last;
+  while (std::getline(lines, line)) last = line;
+  const Json frame = Json::parse(last);
+  ASSERT_EQ(frame["characters"].size(), 4u);
+  EXPECT_EQ(frame["characters"][0]["trackers"].size(), shadow_of_war::kMaxTrackers);
 }
 
 }  // namespace

@@ -420,6 +420,14 @@ TEST(FuzzFindings, ShadowOfWarTrackersAreCapped) {
   const Json frame = Json::parse(last);
   ASSERT_EQ(frame["characters"].size(), 4u);
   EXPECT_EQ(frame["characters"][0]["trackers"].size(), shadow_of_war::kMaxTrackers);
+  // Each tracker past 4 is counted against the whole play's budget as it comes: 401 frames x 4
+  // characters x 5 steps are planned (8,020), the piled-up trackers add about 214,000 more.
+  const StepLimit limit(100000);
+  const std::string error = sow_error(s);
+  EXPECT_EQ(error.rfind("scenario: 'frames' x characters, with their trackers past 4: ", 0), 0u)
+      << error;
+  EXPECT_NE(error.find("exceed the limit of 100000 steps (--max-steps)"), std::string::npos)
+      << error;
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "animkit/core/blending_job.h"
 
 namespace animkit::shadow_of_war {
+
 void blend_layer(std::span<Transform> pose, std::span<const Transform> layer,
                  std::span<const Transform> rest, float weight, std::span<const float> weight_set) {
   for (size_t j = 0; j < pose.size(); ++j) {

@@ -171,6 +171,13 @@ RuntimeClip::Channel<Key> build(const std::vector<Piecewise<T>>& tracks) {
     std::vector<uint32_t> members(n, 0);
     for (uint32_t j = 0; j < n; ++j) ch.rank_in_same[j] = members[ch.same_times[j]]++;
   }
+  for (uint32_t j = 0; j < n; ++j) {
+    if (j > 0 && ch.same_times[j] == ch.same_times[j - 1]) {
+      ++ch.runs.back().count;
+    } else {
+      ch.runs.push_back({j, 1, ch.same_times[j], ch.rank_in_same[j]});
+    }
+  }
   // The tracks of each set of shared times, in track order (a CSR: group_begin per leader).
   std::vector<uint32_t> group_begin(n + 1, 0), group_tracks(n);
   for (uint32_t j = 0; j < n; ++j) ++group_begin[ch.same_times[j] + 1];
@@ -221,14 +228,14 @@ RuntimeClip::RuntimeClip(const Clip& clip, std::span<const Transform> rest,
   if (clip.joints.size() > std::numeric_limits<uint32_t>::max() / 2) {
     throw Error("runtime clip '" + clip.name + "': too many joints");
   }
-  num_joints_ = clip.joints.size();
+  const size_t n = clip.joints.size();
   duration_ = clip.duration;
-  std::vector<Piecewise<Vec3>> t(num_joints_), s(num_joints_);
-  std::vector<Piecewise<Quat>> r(num_joints_);
-  is_default_.resize(num_joints_);
-  if (exact_) linear_rotation_.assign(num_joints_, 0);
+  std::vector<Piecewise<Vec3>> t(n), s(n);
+  std::vector<Piecewise<Quat>> r(n);
+  is_default_.resize(n);
+  if (exact_) linear_rotation_.assign(n, 0);
   uint64_t keys = 0;  // subdivided curves can multiply the keys: bound them as they grow
-  for (size_t j = 0; j < num_joints_; ++j) {
+  for (size_t j = 0; j < n; ++j) {
     const JointTracks& jt = clip.joints[j];
     t[j] = make_piecewise(jt.translation, rest[j].translation, exact_);
     r[j] = make_piecewise(jt.rotation, rest[j].rotation, exact_);
@@ -258,7 +265,8 @@ size_t RuntimeClip::size_bytes() const {
     return ch.stream.size() * sizeof(ch.stream[0]) + ch.need.size() * sizeof(float) +
            ch.track_begin.size() * sizeof(uint32_t) + ch.by_track_time.size() * sizeof(float) +
            ch.by_track_key.size() * sizeof(uint32_t) + ch.step.size() +
-           (ch.same_times.size() + ch.rank_in_same.size()) * sizeof(uint32_t);
+           (ch.same_times.size() + ch.rank_in_same.size()) * sizeof(uint32_t) +
+           ch.runs.size() * sizeof(ch.runs[0]);
   };
   return bytes(translations_) + bytes(rotations_) + bytes(scales_) + bytes(exact_rotations_) +
          is_default_.size() + fallbacks_.size() * sizeof(Fallback) + linear_rotation_.size();
@@ -281,6 +289,11 @@ inline void decode(const RuntimeClip::QuatKey& key, float* out) {
 inline void decode(const RuntimeClip::ExactQuatKey& key, float* out) {
   for (int i = 0; i < 4; ++i) out[i] = key.v[i];
 }
+
+// Component k of a key's value, as the cache holds it.
+inline float component(const RuntimeClip::Vec3Key& key, int k) { return key.v[k]; }
+inline float component(const RuntimeClip::QuatKey& key, int k) { return RuntimeClip::dequantize(key.v[k]); }
+inline float component(const RuntimeClip::ExactQuatKey& key, int k) { return key.v[k]; }
 
 template <class Key>
 constexpr int dim_of() {
@@ -312,23 +325,24 @@ inline float sanitize(float time) {
 }  // namespace
 
 void RuntimeCursor::reset(const RuntimeClip& clip, float time) {
-  clip_ = &clip;
+  generation_ = clip.generation();
   padded_ = soa_padded(clip.num_joints());
+  stride_ = soa_stride(clip.num_joints());
   exact_ = clip.exact();
   for (int c = 0; c < 3; ++c) {
     const int dim = kDims[c];
-    caches_[c].assign(static_cast<size_t>(mode_row(dim) + 1) * padded_, 0.f);
+    caches_[c].assign(static_cast<size_t>(mode_row(dim) + 1) * stride_, 0.f);
     if (c != 0) {  // rotations' w and scales hold 1 in the padding (identity)
       for (int side = 0; side < 2; ++side) {
         for (int k = c == 1 ? 3 : 0; k < dim; ++k) {
-          std::fill_n(caches_[c].data() + (kLeft + side * dim + k) * padded_, padded_, 1.f);
+          std::fill_n(caches_[c].data() + (kLeft + side * dim + k) * stride_, stride_, 1.f);
         }
       }
     }
     right_time_[c].assign(clip.num_joints(), 0.f);
   }
   if (exact_) {
-    float* mode = caches_[1].data() + mode_row(4) * padded_;
+    float* mode = caches_[1].data() + mode_row(4) * stride_;
     for (size_t j = 0; j < clip.num_joints(); ++j) mode[j] = clip.linear_rotation()[j];
   }
   found_.assign(clip.num_joints(), 0);
@@ -338,7 +352,7 @@ void RuntimeCursor::reset(const RuntimeClip& clip, float time) {
 }
 
 void RuntimeCursor::move_to(const RuntimeClip& clip, float time) {
-  if (clip_ != &clip || padded_ != soa_padded(clip.num_joints())) {
+  if (generation_ != clip.generation()) {
     reset(clip, time);
     return;
   }
@@ -351,25 +365,32 @@ void RuntimeCursor::move_to(const RuntimeClip& clip, float time) {
   time_ = time;
 }
 
+// A run's key pairs into the cache: its tracks' left keys are `count` consecutive stream keys
+// from `left`, their right keys from `right`, and they share the pair's times. Row by row, so
+// each inner loop is a strided read and a contiguous write.
 template <class Key>
-inline void RuntimeCursor::load(int c, const RuntimeClip::Channel<Key>& ch, uint32_t j,
-                                uint32_t left, uint32_t right, float inv) {
+void RuntimeCursor::load(int c, const RuntimeClip::Channel<Key>& ch,
+                         const typename RuntimeClip::Channel<Key>::Run& run, uint32_t left,
+                         uint32_t right, float t0, float t1) {
   constexpr int dim = dim_of<Key>();
-  float* cache = caches_[c].data() + j;
-  const size_t pad = padded_;
-  const Key& a = ch.stream[left];
-  const Key& b = ch.stream[right];
-  float va[dim], vb[dim];
-  decode(a, va);
-  decode(b, vb);
+  const uint32_t first = run.first, count = run.count;
+  float* cache = caches_[c].data() + first;
+  const size_t stride = stride_;
+  const Key* a = ch.stream.data() + left;
+  const Key* b = ch.stream.data() + right;
   for (int k = 0; k < dim; ++k) {
-    cache[(kLeft + k) * pad] = va[k];
-    cache[(kLeft + dim + k) * pad] = vb[k];
+    float* l = cache + (kLeft + k) * stride;
+    float* r = cache + (kLeft + dim + k) * stride;
+    for (uint32_t i = 0; i < count; ++i) l[i] = component(a[i], k);
+    for (uint32_t i = 0; i < count; ++i) r[i] = component(b[i], k);
   }
-  cache[kT0 * pad] = a.time;
-  cache[kInv * pad] = ch.step[j] ? 0.f : inv;
-  if (exact_) cache[span_row(dim) * pad] = b.time - a.time;
-  right_time_[c][j] = b.time;
+  const float inv = inverse_span(false, t0, t1);
+  const uint8_t* step = ch.step.data() + first;
+  float* inv_row = cache + kInv * stride;
+  for (uint32_t i = 0; i < count; ++i) inv_row[i] = step[i] ? 0.f : inv;
+  std::fill_n(cache + kT0 * stride, count, t0);
+  if (exact_) std::fill_n(cache + span_row(dim) * stride, count, t1 - t0);
+  std::fill_n(right_time_[c].data() + first, count, t1);
 }
 
 namespace {
@@ -392,24 +413,18 @@ inline uint32_t count_not_after(const float* a, uint32_t n, float x) {
 template <class Key>
 void RuntimeCursor::seek(int c, const RuntimeClip::Channel<Key>& ch, float time) {
   next_[c] = count_not_after(ch.need.data(), static_cast<uint32_t>(ch.need.size()), time);
-  const uint32_t n = static_cast<uint32_t>(ch.step.size());
   const float* times = ch.by_track_time.data();
-  float inv = 0;  // 1 / span of the last searched pair, shared with the tracks keyed alike
-  for (uint32_t j = 0; j < n; ++j) {
-    if (const uint32_t same = ch.same_times[j]; same < j) {
-      // Keyed like an earlier track: its key, and its keys sit side by side with that track's.
-      const uint32_t k = found_[j] = found_[same];
-      const uint32_t b = ch.track_begin[same], rank = ch.rank_in_same[j];
-      if (same != ch.same_times[j - 1]) inv = inverse_span(false, times[b + k], times[b + k + 1]);
-      load(c, ch, j, ch.by_track_key[b + k] + rank, ch.by_track_key[b + k + 1] + rank, inv);
-      continue;
+  for (const auto& run : ch.runs) {
+    const uint32_t b = ch.track_begin[run.leader];
+    uint32_t k = found_[run.leader];
+    if (run.first == run.leader) {  // the first run of these times: search them
+      const uint32_t count = ch.track_begin[run.leader + 1] - b;  // >= 2
+      // The last key whose time is <= time, kept inside [0, count - 2] (a pair always exists).
+      k = count_not_after(times + b, count, time);
+      k = found_[run.leader] = k == 0 ? 0 : std::min(k - 1, count - 2);
     }
-    const uint32_t b = ch.track_begin[j], count = ch.track_begin[j + 1] - b;  // >= 2
-    // The last key whose time is <= time, kept inside [0, count - 2] (a pair always exists).
-    uint32_t k = count_not_after(times + b, count, time);
-    k = found_[j] = k == 0 ? 0 : std::min(k - 1, count - 2);
-    inv = inverse_span(false, times[b + k], times[b + k + 1]);
-    load(c, ch, j, ch.by_track_key[b + k], ch.by_track_key[b + k + 1], inv);
+    load(c, ch, run, ch.by_track_key[b + k] + run.rank, ch.by_track_key[b + k + 1] + run.rank,
+         times[b + k], times[b + k + 1]);
   }
 }
 
@@ -425,7 +440,7 @@ void RuntimeCursor::advance(int c, const RuntimeClip::Channel<Key>& ch, float ti
   }
   constexpr int dim = dim_of<Key>();
   float* cache = caches_[c].data();
-  const size_t pad = padded_;
+  const size_t pad = stride_;
   float* span = exact_ ? cache + span_row(dim) * pad : nullptr;
   for (; p < end && ch.need[p] <= time; ++p) {
     const Key& key = ch.stream[p];

@@ -31,6 +31,7 @@
 // outlive it.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -56,7 +57,18 @@ class RuntimeClip {
   RuntimeClip(const Clip& clip, std::span<const Transform> rest,
               RuntimePrecision precision = RuntimePrecision::kCompact);
 
-  size_t num_joints() const { return num_joints_; }
+  // A copy, and both sides of a move, take a new generation (see RuntimeCursor); a moved-from
+  // clip is empty (0 joints).
+  RuntimeClip(const RuntimeClip&) = default;
+  RuntimeClip(RuntimeClip&&) noexcept = default;
+  RuntimeClip& operator=(const RuntimeClip&) = default;
+  RuntimeClip& operator=(RuntimeClip&&) noexcept = default;
+
+  // The clip's identity for cursors: a number no other RuntimeClip object of this process has
+  // carried or will carry, whatever its address (issue 34, item 1). Never 0.
+  uint64_t generation() const { return generation_.value(); }
+
+  size_t num_joints() const { return is_default_.size(); }
   float duration() const { return duration_; }
   // 1 for a joint with no key in any channel (SamplingJob's output_default).
   std::span<const uint8_t> is_default() const { return is_default_; }
@@ -93,6 +105,15 @@ class RuntimeClip {
     // searches each distinct set of times once (clips keyed on frames share one).
     std::vector<uint32_t> same_times;
     std::vector<uint32_t> rank_in_same;  // per track: its place among those (0 for the first)
+    // Consecutive tracks with the same `same_times`, in track order: their keys sit side by side
+    // in the stream for every key index, so a seek copies a run's key pairs as two blocks.
+    struct Run {
+      uint32_t first;   // track
+      uint32_t count;   // tracks
+      uint32_t leader;  // same_times[first]: the track whose times are searched
+      uint32_t rank;    // rank_in_same[first]
+    };
+    std::vector<Run> runs;
   };
   const Channel<Vec3Key>& translations() const { return translations_; }
   const Channel<QuatKey>& rotations() const { return rotations_; }
@@ -113,7 +134,33 @@ class RuntimeClip {
   std::span<const uint8_t> linear_rotation() const { return linear_rotation_; }
 
  private:
-  size_t num_joints_ = 0;
+  // A fresh number from one process-wide atomic counter on construction, on copy, and for both
+  // objects of a move (the moved-from one is emptied: its old identity must not survive it).
+  class Generation {
+   public:
+    Generation() : value_(next()) {}
+    Generation(const Generation&) : value_(next()) {}
+    Generation(Generation&& other) noexcept : value_(next()) { other.value_ = next(); }
+    Generation& operator=(const Generation&) {
+      value_ = next();
+      return *this;
+    }
+    Generation& operator=(Generation&& other) noexcept {
+      value_ = next();
+      other.value_ = next();
+      return *this;
+    }
+    uint64_t value() const { return value_; }
+
+   private:
+    static uint64_t next() {
+      static std::atomic<uint64_t> counter{0};
+      return counter.fetch_add(1, std::memory_order_relaxed) + 1;  // 2^64 never wraps in practice
+    }
+    uint64_t value_;
+  };
+
+  Generation generation_;
   float duration_ = 0;
   bool exact_ = false;
   std::vector<uint8_t> is_default_;
@@ -128,13 +175,27 @@ class RuntimeClip {
 // The per-playing-clip state of the runtime sampler: per channel the next stream key and a SoA
 // cache holding, per track, the key pair in force (left time, 1 / span or 0 while a key holds,
 // left and right values). Forward moves read the stream; a move backwards or far ahead seeks.
+//
+// Binding contract (issue 34, item 1). A cursor remembers the generation() of the clip it was
+// last bound to, never the clip's address or joint count. move_to() (and so SoaSamplingJob)
+// binds again whenever the clip it is given carries another generation, and every RuntimeClip
+// object gets a generation no clip ever had before: when it is compiled, copied, moved into or
+// moved from. So a cursor can be handed any clip at any time, including a clip compiled into the
+// storage of a destroyed one (std::optional::emplace, vector reuse, a pool): it never reads the
+// old clip's state. Rebinding costs what reset() costs: a seek, and an allocation only when the
+// new clip has more joints than the cursor had room for. The cursor holds no pointer to its
+// clip; the clip passed to each call must be alive for that call only. A RuntimeClip is
+// immutable and can be shared by any number of cursors and threads; a cursor is one playing
+// instance's state and must not be used by two threads at once.
 class RuntimeCursor {
  public:
-  // Binds to a clip (allocates once per clip, never per sample) and seeks to `time`.
+  // Binds to `clip` (allocates only when it needs more room than the cursor has, never per
+  // sample) and seeks to `time`.
   void reset(const RuntimeClip& clip, float time = 0);
-  const RuntimeClip* clip() const { return clip_; }
-  // Brings the caches to `time` (binds to `clip` first when bound to another). NaN counts as
-  // before the first key.
+  // The generation of the clip the cursor is bound to; 0 before the first bind.
+  uint64_t generation() const { return generation_; }
+  // Brings the caches to `time` (binds to `clip` first when its generation differs). NaN counts
+  // as before the first key.
   void move_to(const RuntimeClip& clip, float time);
   float time() const { return time_; }
 
@@ -143,9 +204,11 @@ class RuntimeCursor {
   enum Row : int { kT0 = 0, kInv = 1, kLeft = 2 };
   static constexpr int span_row(int dim) { return kLeft + 2 * dim; }
   static constexpr int mode_row(int dim) { return kLeft + 2 * dim + 1; }
-  // Row `row` of channel `c` (0 translations, 1 rotations, 2 scales): `padded` floats.
-  const float* row(int c, int row) const { return caches_[c].data() + static_cast<size_t>(row) * padded_; }
+  // Row `row` of channel `c` (0 translations, 1 rotations, 2 scales): `padded` floats used, rows
+  // `stride` floats apart (soa_stride, as a SoaPose's components).
+  const float* row(int c, int row) const { return caches_[c].data() + static_cast<size_t>(row) * stride_; }
   size_t padded() const { return padded_; }
+  size_t stride() const { return stride_; }
   // kExact: per fallback track, the key in force at the last sample (find_key's hint).
   std::span<uint32_t> fallback_keys() { return fallback_keys_; }
 
@@ -155,16 +218,17 @@ class RuntimeCursor {
   template <class Key>
   void advance(int c, const RuntimeClip::Channel<Key>& ch, float time);
   template <class Key>
-  void load(int c, const RuntimeClip::Channel<Key>& ch, uint32_t track, uint32_t left, uint32_t right,
-            float inv);
+  void load(int c, const RuntimeClip::Channel<Key>& ch, const typename RuntimeClip::Channel<Key>::Run& run,
+            uint32_t left, uint32_t right, float t0, float t1);
 
-  const RuntimeClip* clip_ = nullptr;
+  uint64_t generation_ = 0;
   size_t padded_ = 0;
+  size_t stride_ = 0;
   float time_ = 0;
   size_t next_[3] = {0, 0, 0};
   std::vector<float> caches_[3];
   std::vector<float> right_time_[3];  // per track: the right key's time
-  std::vector<uint32_t> found_;       // per track: the key a seek found (shared by same_times)
+  std::vector<uint32_t> found_;       // per leading track (same_times): the key a seek found
   std::vector<uint32_t> fallback_keys_;
   bool exact_ = false;
 };

@@ -1,7 +1,6 @@
 #include "animkit/core/soa_jobs.h"
 
 #include <algorithm>
-#include <array>
 
 #include "animkit/core/blending_job.h"
 #include "animkit/core/sampling_job.h"
@@ -16,7 +15,7 @@ constexpr int kFirstComponent[3] = {kTx, kQx, kSx};
 
 bool fits(const SoaPose* pose, size_t joints) {
   return pose && pose->num_joints == joints && pose->padded == soa_padded(joints) &&
-         pose->data.size() == kSoaComponents * pose->padded;
+         pose->stride == soa_stride(joints) && pose->data.size() == kSoaComponents * pose->stride;
 }
 
 }  // namespace
@@ -58,7 +57,7 @@ void sample_fallbacks(const RuntimeClip& clip, float time, RuntimeCursor& cursor
 // kExact's scalar reference: SamplingJob's inline lerp / nlerp and evaluate()'s kLinear.
 void sample_exact_scalar(const RuntimeCursor& cursor, size_t n, float t, SoaPose& output,
                          std::span<const uint8_t> linear_rotation) {
-  const size_t pad = cursor.padded();
+  const size_t pad = cursor.stride();
   for (int c = 0; c < 3; ++c) {
     const int dim = kDims[c];
     const float* t0 = cursor.row(c, RuntimeCursor::kT0);
@@ -103,7 +102,8 @@ bool SoaSamplingJob::run() const {
   const float t = cursor->time();  // sanitised (NaN: before the first key)
   const auto kernel = clip->exact() ? soa_kernels::sample_channel_exact : soa_kernels::sample_channel;
   for (int c = 0; c < 3; ++c) {
-    kernel(cursor->row(c, 0), cursor->padded(), kDims[c], t, output->component(kFirstComponent[c]));
+    kernel(cursor->row(c, 0), cursor->stride(), cursor->padded(), kDims[c], t,
+           output->component(kFirstComponent[c]));
   }
   if (clip->exact()) sample_fallbacks(*clip, time, *cursor, *output);
   copy_defaults(*clip, output_default);
@@ -114,7 +114,7 @@ bool SoaSamplingJob::run_scalar() const {
   if (!validate()) return false;
   cursor->move_to(*clip, time);
   const float t = cursor->time();
-  const size_t n = clip->num_joints(), pad = cursor->padded();
+  const size_t n = clip->num_joints(), pad = cursor->stride();
   if (clip->exact()) {
     sample_exact_scalar(*cursor, n, t, *output, clip->linear_rotation());
     sample_fallbacks(*clip, time, *cursor, *output);
@@ -163,16 +163,10 @@ bool SoaBlendingJob::validate() const {
 
 bool SoaBlendingJob::run() const {
   if (!validate()) return false;
-  // The layers' pointers on the stack in blocks (no allocation per run).
-  constexpr size_t kBlock = 16;
-  std::array<soa_kernels::BlendLayer, kBlock> block;
-  if (layers.size() > kBlock) return run_scalar();
-  for (size_t l = 0; l < layers.size(); ++l) {
-    const SoaBlendingLayer& x = layers[l];
-    block[l] = {x.pose->data.data(), x.weight, x.joint_weights.empty() ? nullptr : x.joint_weights.data()};
-  }
-  soa_kernels::blend(block.data(), layers.size(), rest->data.data(), threshold,
-                     output->data.data(), output->num_joints, output->padded);
+  // The kernel reads the caller's layers as they are: any count, nothing copied or allocated
+  // (issue 34, item 3; it used to copy at most 16 onto the stack and send more to run_scalar()).
+  soa_kernels::blend(layers.data(), layers.size(), rest->data.data(), threshold, output->data.data(),
+                     output->num_joints, output->padded, output->stride);
   return true;
 }
 
@@ -206,7 +200,7 @@ bool SoaLocalToModelJob::validate() const {
 
 bool SoaLocalToModelJob::run() const {
   if (!validate()) return false;
-  soa_kernels::local_to_model(input->data.data(), skeleton->num_joints(), input->padded,
+  soa_kernels::local_to_model(input->data.data(), skeleton->num_joints(), input->stride,
                               skeleton->parents.data(), root, output.data());
   return true;
 }

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 
+#include "animkit/core/soa_jobs.h"
 #include "animkit/core/soa_kernels.h"
 #include "animkit/core/soa_pose.h"
 
@@ -20,9 +21,9 @@ using D = hn::ScalableTag<float>;
 using V = hn::Vec<D>;
 
 // The fraction between the pair's keys, 0 while a key holds (inv == 0), clamped to [0, 1].
-HWY_INLINE V Alpha(D d, const float* cache, size_t padded, size_t i, V time) {
+HWY_INLINE V Alpha(D d, const float* cache, size_t stride, size_t i, V time) {
   const V zero = hn::Zero(d);
-  const V inv = hn::LoadU(d, cache + padded + i);
+  const V inv = hn::LoadU(d, cache + stride + i);
   const V x = hn::Mul(hn::Sub(time, hn::LoadU(d, cache + i)), inv);
   return hn::IfThenElseZero(hn::Gt(inv, zero), hn::Min(hn::Max(x, zero), hn::Set(d, 1.f)));
 }
@@ -39,21 +40,21 @@ HWY_INLINE void Normalize(D d, V& x, V& y, V& z, V& w) {
   w = hn::IfThenElse(ok, hn::Mul(w, inv), hn::Set(d, 1.f));
 }
 
-void SampleChannel(const float* cache, size_t padded, int dim, float time, float* out) {
+void SampleChannel(const float* cache, size_t stride, size_t padded, int dim, float time, float* out) {
   const D d;
   const size_t lanes = hn::Lanes(d);
   const V t = hn::Set(d, time);
-  const float* left = cache + 2 * padded;
-  const float* right = left + dim * padded;
+  const float* left = cache + 2 * stride;
+  const float* right = left + dim * stride;
   for (size_t i = 0; i < padded; i += lanes) {
-    const V alpha = Alpha(d, cache, padded, i, t);
+    const V alpha = Alpha(d, cache, stride, i, t);
     V v[4];
     for (int k = 0; k < dim; ++k) {
-      const V a = hn::LoadU(d, left + k * padded + i);
-      v[k] = hn::MulAdd(hn::Sub(hn::LoadU(d, right + k * padded + i), a), alpha, a);
+      const V a = hn::LoadU(d, left + k * stride + i);
+      v[k] = hn::MulAdd(hn::Sub(hn::LoadU(d, right + k * stride + i), a), alpha, a);
     }
     if (dim == 4) Normalize(d, v[0], v[1], v[2], v[3]);
-    for (int k = 0; k < dim; ++k) hn::StoreU(v[k], d, out + k * padded + i);
+    for (int k = 0; k < dim; ++k) hn::StoreU(v[k], d, out + k * stride + i);
   }
 }
 
@@ -72,24 +73,25 @@ HWY_INLINE void NormalizeExact(D d, V& x, V& y, V& z, V& w) {
   w = hn::IfThenElse(ok, hn::Mul(w, inv), hn::Set(d, 1.f));
 }
 
-void SampleChannelExact(const float* cache, size_t padded, int dim, float time, float* out) {
+void SampleChannelExact(const float* cache, size_t stride, size_t padded, int dim, float time,
+                        float* out) {
   const D d;
   const size_t lanes = hn::Lanes(d);
   const V t = hn::Set(d, time), zero = hn::Zero(d), one = hn::Set(d, 1.f);
-  const float* left = cache + 2 * padded;
-  const float* right = left + dim * padded;
-  const float* span = right + dim * padded;
-  const float* mode = span + padded;
+  const float* left = cache + 2 * stride;
+  const float* right = left + dim * stride;
+  const float* span = right + dim * stride;
+  const float* mode = span + stride;
   for (size_t i = 0; i < padded; i += lanes) {
-    const V t0 = hn::LoadU(d, cache + i), inv = hn::LoadU(d, cache + padded + i);
+    const V t0 = hn::LoadU(d, cache + i), inv = hn::LoadU(d, cache + stride + i);
     const V since = hn::Sub(t, t0);
     const V x = hn::Mul(since, inv);  // SamplingJob: (time - t0) * slot.inv
     // A key holds (its value as stored) while inv is 0 and before the pair's first key.
     const auto holds = hn::Or(hn::Not(hn::Gt(inv, zero)), hn::Lt(t, t0));
     V a[4], b[4], v[4];
     for (int k = 0; k < dim; ++k) {
-      a[k] = hn::LoadU(d, left + k * padded + i);
-      b[k] = hn::LoadU(d, right + k * padded + i);
+      a[k] = hn::LoadU(d, left + k * stride + i);
+      b[k] = hn::LoadU(d, right + k * stride + i);
     }
     if (dim == 3) {  // lerp: a + (b - a) * x
       for (int k = 0; k < 3; ++k) v[k] = hn::IfThenElse(holds, a[k], hn::Add(a[k], hn::Mul(hn::Sub(b[k], a[k]), x)));
@@ -111,12 +113,12 @@ void SampleChannelExact(const float* cache, size_t padded, int dim, float time, 
       const auto held = hn::Or(holds, linear_holds);
       for (int k = 0; k < 4; ++k) v[k] = hn::IfThenElse(held, a[k], hn::IfThenElse(linear, l[k], n[k]));
     }
-    for (int k = 0; k < dim; ++k) hn::StoreU(v[k], d, out + k * padded + i);
+    for (int k = 0; k < dim; ++k) hn::StoreU(v[k], d, out + k * stride + i);
   }
 }
 
-void Blend(const BlendLayer* layers, size_t count, const float* rest, float threshold, float* out,
-           size_t num_joints, size_t padded) {
+void Blend(const SoaBlendingLayer* layers, size_t count, const float* rest, float threshold, float* out,
+           size_t num_joints, size_t padded, size_t stride) {
   const D d;
   const size_t lanes = hn::Lanes(d);
   const V zero = hn::Zero(d);
@@ -128,8 +130,8 @@ void Blend(const BlendLayer* layers, size_t count, const float* rest, float thre
     // Adds one weighted pose; rotations flip onto the hemisphere of the sum so far.
     const auto accumulate = [&](const float* pose, V w) {
       const float* p = pose + i;
-      const V qx = hn::LoadU(d, p + kQx * padded), qy = hn::LoadU(d, p + kQy * padded);
-      const V qz = hn::LoadU(d, p + kQz * padded), qw = hn::LoadU(d, p + kQw * padded);
+      const V qx = hn::LoadU(d, p + kQx * stride), qy = hn::LoadU(d, p + kQy * stride);
+      const V qz = hn::LoadU(d, p + kQz * stride), qw = hn::LoadU(d, p + kQw * stride);
       const V dot = hn::MulAdd(acc[kQx], qx, hn::MulAdd(acc[kQy], qy, hn::MulAdd(acc[kQz], qz,
                                                                                  hn::Mul(acc[kQw], qw))));
       const V sw = hn::IfThenElse(hn::Lt(dot, zero), hn::Neg(w), w);
@@ -138,40 +140,41 @@ void Blend(const BlendLayer* layers, size_t count, const float* rest, float thre
       acc[kQz] = hn::MulAdd(qz, sw, acc[kQz]);
       acc[kQw] = hn::MulAdd(qw, sw, acc[kQw]);
       for (int c : {kTx, kTy, kTz, kSx, kSy, kSz}) {
-        acc[c] = hn::MulAdd(hn::LoadU(d, p + c * padded), w, acc[c]);
+        acc[c] = hn::MulAdd(hn::LoadU(d, p + c * stride), w, acc[c]);
       }
       total = hn::Add(total, w);
     };
     for (size_t l = 0; l < count; ++l) {
-      const BlendLayer& layer = layers[l];
+      const SoaBlendingLayer& layer = layers[l];
       if (!(layer.weight > 0.f)) continue;
       V w = hn::Set(d, layer.weight);
-      if (layer.joint_weights) {
+      if (!layer.joint_weights.empty()) {
+        const float* mask = layer.joint_weights.data();
         V jw;
         if (i + lanes <= num_joints) {
-          jw = hn::LoadU(d, layer.joint_weights + i);
+          jw = hn::LoadU(d, mask + i);
         } else {  // the tail: the mask has no padding, the missing joints weigh 0
           HWY_ALIGN float tail[kSoaLanes] = {};
-          if (i < num_joints) std::memcpy(tail, layer.joint_weights + i, (num_joints - i) * sizeof(float));
+          if (i < num_joints) std::memcpy(tail, mask + i, (num_joints - i) * sizeof(float));
           jw = hn::LoadU(d, tail);
         }
         w = hn::Mul(w, jw);
         w = hn::IfThenElseZero(hn::Gt(w, zero), w);
       }
-      accumulate(layer.pose, w);
+      accumulate(layer.pose->data.data(), w);
     }
     // Below the threshold, the rest pose makes up the difference (skipped when no lane is:
     // adding it with weight 0 changes nothing).
     const auto below = hn::Lt(total, thr);
     if (!hn::AllFalse(d, below)) accumulate(rest, hn::IfThenElseZero(below, hn::Sub(thr, total)));
     const V inv = hn::Div(hn::Set(d, 1.f), total);
-    for (int c : {kTx, kTy, kTz, kSx, kSy, kSz}) hn::StoreU(hn::Mul(acc[c], inv), d, out + c * padded + i);
+    for (int c : {kTx, kTy, kTz, kSx, kSy, kSz}) hn::StoreU(hn::Mul(acc[c], inv), d, out + c * stride + i);
     Normalize(d, acc[kQx], acc[kQy], acc[kQz], acc[kQw]);
-    for (int c : {kQx, kQy, kQz, kQw}) hn::StoreU(acc[c], d, out + c * padded + i);
+    for (int c : {kQx, kQy, kQz, kQw}) hn::StoreU(acc[c], d, out + c * stride + i);
   }
 }
 
-void LocalToModel(const float* locals, size_t num_joints, size_t padded, const int16_t* parents,
+void LocalToModel(const float* locals, size_t num_joints, size_t stride, const int16_t* parents,
                   const Mat4* root, Mat4* out) {
   const D d;
   const size_t lanes = hn::Lanes(d);
@@ -184,7 +187,7 @@ void LocalToModel(const float* locals, size_t num_joints, size_t padded, const i
   for (size_t base = 0; base < num_joints; base += lanes) {
     // Locals -> matrices, `lanes` joints at a time (to_matrix's formula).
     const float* p = locals + base;
-    const auto at = [&](int c) { return hn::LoadU(d, p + c * padded); };
+    const auto at = [&](int c) { return hn::LoadU(d, p + c * stride); };
     const V qx = at(kQx), qy = at(kQy), qz = at(kQz), qw = at(kQw);
     const V sx = at(kSx), sy = at(kSy), sz = at(kSz);
     const V xx = hn::Mul(qx, qx), yy = hn::Mul(qy, qy), zz = hn::Mul(qz, qz);
@@ -259,19 +262,20 @@ HWY_EXPORT(Blend);
 HWY_EXPORT(LocalToModel);
 HWY_EXPORT(TargetName);
 
-void sample_channel(const float* cache, size_t padded, int dim, float time, float* out) {
-  HWY_DYNAMIC_DISPATCH(SampleChannel)(cache, padded, dim, time, out);
+void sample_channel(const float* cache, size_t stride, size_t padded, int dim, float time, float* out) {
+  HWY_DYNAMIC_DISPATCH(SampleChannel)(cache, stride, padded, dim, time, out);
 }
-void sample_channel_exact(const float* cache, size_t padded, int dim, float time, float* out) {
-  HWY_DYNAMIC_DISPATCH(SampleChannelExact)(cache, padded, dim, time, out);
+void sample_channel_exact(const float* cache, size_t stride, size_t padded, int dim, float time,
+                          float* out) {
+  HWY_DYNAMIC_DISPATCH(SampleChannelExact)(cache, stride, padded, dim, time, out);
 }
-void blend(const BlendLayer* layers, size_t count, const float* rest, float threshold, float* out,
-           size_t num_joints, size_t padded) {
-  HWY_DYNAMIC_DISPATCH(Blend)(layers, count, rest, threshold, out, num_joints, padded);
+void blend(const SoaBlendingLayer* layers, size_t count, const float* rest, float threshold, float* out,
+           size_t num_joints, size_t padded, size_t stride) {
+  HWY_DYNAMIC_DISPATCH(Blend)(layers, count, rest, threshold, out, num_joints, padded, stride);
 }
-void local_to_model(const float* locals, size_t num_joints, size_t padded, const int16_t* parents,
+void local_to_model(const float* locals, size_t num_joints, size_t stride, const int16_t* parents,
                     const Mat4* root, Mat4* out) {
-  HWY_DYNAMIC_DISPATCH(LocalToModel)(locals, num_joints, padded, parents, root, out);
+  HWY_DYNAMIC_DISPATCH(LocalToModel)(locals, num_joints, stride, parents, root, out);
 }
 const char* target_name() { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
 

@@ -8,24 +8,26 @@
 
 #include "animkit/core/math.h"
 
+namespace animkit {
+struct SoaBlendingLayer;
+}
+
 namespace animkit::soa_kernels {
 
-// One channel of a runtime cursor's cache (rows of `padded` floats: left time, 1 / span, the
-// left value's `dim` components, the right value's) interpolated at `time` into `dim` output rows
-// starting at `out`, `padded` floats apart. dim 4 is a rotation: nlerp (normalised).
-void sample_channel(const float* cache, size_t padded, int dim, float time, float* out);
+// One channel of a runtime cursor's cache (rows `stride` floats apart: left time, 1 / span, the
+// left value's `dim` components, the right value's) interpolated at `time` for `padded` joints
+// into `dim` output rows starting at `out`, `stride` floats apart. dim 4 is a rotation: nlerp
+// (normalised).
+void sample_channel(const float* cache, size_t stride, size_t padded, int dim, float time, float* out);
 // The same for a kExact clip: SamplingJob's arithmetic (the cache's span and mode rows too).
-void sample_channel_exact(const float* cache, size_t padded, int dim, float time, float* out);
+void sample_channel_exact(const float* cache, size_t stride, size_t padded, int dim, float time,
+                          float* out);
 
-struct BlendLayer {
-  const float* pose;           // a SoaPose's data
-  float weight;
-  const float* joint_weights;  // num_joints floats, or null
-};
-void blend(const BlendLayer* layers, size_t count, const float* rest, float threshold, float* out,
-           size_t num_joints, size_t padded);
+// Any number of layers (SoaBlendingJob has checked them), one pass over the joints.
+void blend(const SoaBlendingLayer* layers, size_t count, const float* rest, float threshold, float* out,
+           size_t num_joints, size_t padded, size_t stride);
 
-void local_to_model(const float* locals, size_t num_joints, size_t padded, const int16_t* parents,
+void local_to_model(const float* locals, size_t num_joints, size_t stride, const int16_t* parents,
                     const Mat4* root, Mat4* out);
 
 // The Highway target the kernels run on ("AVX2", "SSE4", "EMU128", ...).

@@ -7,9 +7,10 @@ namespace animkit {
 void SoaPose::resize(size_t joints) {
   num_joints = joints;
   padded = soa_padded(joints);
-  data.assign(kSoaComponents * padded, 0.f);
-  std::fill_n(component(kQw), padded, 1.f);
-  for (int c : {kSx, kSy, kSz}) std::fill_n(component(c), padded, 1.f);
+  stride = soa_stride(joints);
+  data.assign(kSoaComponents * stride, 0.f);
+  std::fill_n(component(kQw), stride, 1.f);
+  for (int c : {kSx, kSy, kSz}) std::fill_n(component(c), stride, 1.f);
 }
 
 Transform SoaPose::get(size_t j) const {

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <random>
+#include <utility>
 
 #include "animkit/core/error.h"
 #include "animkit/core/sampling_job.h"
@@ -328,6 +330,71 @@ TEST(RuntimeClip, RejectsAClipThatIsNotWellFormed) {
   Clip ok;
   ok.joints.resize(2);
   EXPECT_THROW(RuntimeClip(ok, rest), Error);  // one rest transform for two joints
+}
+
+// Samples `clip` at `t` with `cursor` and with a fresh cursor: the two poses, bit for bit.
+void expect_as_fresh(const RuntimeClip& clip, RuntimeCursor& cursor, float t) {
+  SoaPose used(clip.num_joints()), fresh_pose(clip.num_joints());
+  ASSERT_TRUE((SoaSamplingJob{&clip, t, &cursor, &used, {}}.run()));
+  RuntimeCursor fresh;
+  ASSERT_TRUE((SoaSamplingJob{&clip, t, &fresh, &fresh_pose, {}}.run()));
+  EXPECT_EQ(used.data, fresh_pose.data) << t;
+  EXPECT_EQ(cursor.generation(), clip.generation());
+}
+
+// Issue 34, item 1: a clip compiled into the storage of a destroyed one (same address) is a new
+// clip to the cursor, with more joints (the old heap overflow) or the same count (the old stale
+// pose). Run under ASan by `make test-asan-ctest`.
+TEST(RuntimeCursor, RebindsToAClipCompiledIntoTheSameStorage) {
+  const Animated small = synthetic_workload(57, 2, 30);
+  const Animated large = synthetic_workload(64, 2, 30);
+  Animated other = synthetic_workload(57, 2, 30);
+  for (JointTracks& jt : other.clips[0].joints) {
+    for (Vec3& v : jt.translation.values) v = v + Vec3{1000, 0, 0};
+  }
+  std::optional<RuntimeClip> storage;
+  RuntimeCursor cursor;
+  storage.emplace(small.clips[0], small.skeleton.rest);
+  const void* address = &*storage;
+  const uint64_t first = storage->generation();
+  expect_as_fresh(*storage, cursor, 0.5f);
+  storage.reset();
+  storage.emplace(large.clips[0], large.skeleton.rest);
+  ASSERT_EQ(&*storage, address);  // the case the address could not tell apart
+  EXPECT_NE(storage->generation(), first);
+  expect_as_fresh(*storage, cursor, 0.6f);  // forward from the old time: must seek, not advance
+  expect_as_fresh(*storage, cursor, 0.7f);
+  storage.reset();
+  storage.emplace(small.clips[0], small.skeleton.rest);
+  expect_as_fresh(*storage, cursor, 0.8f);  // fewer joints again
+  storage.emplace(other.clips[0], other.skeleton.rest);  // same address, same joint count
+  ASSERT_EQ(&*storage, address);
+  expect_as_fresh(*storage, cursor, 0.9f);
+}
+
+TEST(RuntimeCursor, CopiesAndMovesAreNewClips) {
+  const Animated a = synthetic_workload(9, 1, 30);
+  Animated b = synthetic_workload(17, 1, 30);
+  RuntimeClip x(a.clips[0], a.skeleton.rest), y(b.clips[0], b.skeleton.rest);
+  RuntimeCursor cursor;
+  expect_as_fresh(x, cursor, 0.25f);
+  const uint64_t before = x.generation();
+  x = std::move(y);  // same object, another clip
+  EXPECT_NE(x.generation(), before);
+  EXPECT_EQ(x.num_joints(), 17u);
+  expect_as_fresh(x, cursor, 0.5f);
+  // The moved-from clip is empty and new too: the cursor binds to it without reading the old state.
+  EXPECT_EQ(y.num_joints(), 0u);
+  EXPECT_NE(y.generation(), x.generation());
+  SoaPose none(0);
+  EXPECT_TRUE((SoaSamplingJob{&y, 0.5f, &cursor, &none, {}}.run()));
+  const RuntimeClip copy = x;
+  EXPECT_NE(copy.generation(), x.generation());
+  expect_as_fresh(copy, cursor, 0.75f);
+  RuntimeClip moved(std::move(x));
+  EXPECT_EQ(x.num_joints(), 0u);
+  EXPECT_NE(moved.generation(), copy.generation());
+  expect_as_fresh(moved, cursor, 0.1f);
 }
 
 TEST(RuntimeClip, QuantisationRoundTrip) {

@@ -106,6 +106,29 @@ TEST(SoaPose, RoundTripAndIdentityPadding) {
   for (size_t j = 5; j < 8; ++j) EXPECT_EQ(p.get(j), Transform::identity());
 }
 
+// Issue 34, item 2: the component arrays are an odd number of cache lines apart, so the ten of
+// them start on ten different L1 sets at every joint count (powers of two included).
+TEST(SoaPose, ComponentArraysStartOnDifferentCacheSets) {
+  EXPECT_EQ(soa_stride(5), 16u);      // 8 padded joints -> one line
+  EXPECT_EQ(soa_stride(248), 272u);   // 248 floats = 15.5 lines -> 16 -> 17
+  EXPECT_EQ(soa_stride(256), 272u);   // 16 lines (1 KB: the old aliasing) -> 17
+  EXPECT_EQ(soa_stride(1024), 1040u); // 64 lines (4 KB: every array on one set) -> 65
+  for (size_t n = 1; n <= 2048; ++n) {
+    const size_t stride = soa_stride(n);
+    ASSERT_GE(stride, soa_padded(n));
+    ASSERT_EQ(stride % kCacheLineFloats, 0u);
+    bool seen[64] = {};
+    for (int c = 0; c < kSoaComponents; ++c) {
+      const size_t set = c * stride / kCacheLineFloats % 64;
+      ASSERT_FALSE(seen[set]) << n << " joints, component " << c;
+      seen[set] = true;
+    }
+  }
+  SoaPose p(256);
+  EXPECT_EQ(p.component(kQw) - p.component(kTx), 6 * 272);
+  for (size_t j = 256; j < p.stride; ++j) EXPECT_EQ(p.component(kSy)[j], 1.f);  // identity beyond too
+}
+
 TEST(SoaBlending, SimdEqualsScalarAndTheAosJob) {
   std::mt19937 rng(2);
   std::uniform_real_distribution<float> weight(0, 1.5f);
@@ -148,6 +171,36 @@ TEST(SoaBlending, SimdEqualsScalarAndTheAosJob) {
         SoaPose from_aos(n);
         from_aos.assign(aos_out);
         expect_near(scalar, from_aos, kTolerance);
+      }
+    }
+  });
+}
+
+// Issue 34, item 3: more than 16 layers stay on the SIMD path (they used to fall to
+// run_scalar()); the result is the scalar reference's within 1e-6 on every target.
+TEST(SoaBlending, ManyLayersSimdEqualsScalar) {
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<float> weight(0, 1.5f);
+  on_every_target([&] {
+    for (size_t count : {16u, 17u, 33u, 64u}) {
+      for (size_t n : {5u, 64u, 67u}) {
+        std::vector<SoaPose> poses;
+        std::vector<std::vector<float>> masks(count);
+        std::vector<SoaBlendingLayer> layers(count);
+        for (size_t l = 0; l < count; ++l) poses.push_back(random_pose(rng, n));
+        for (size_t l = 0; l < count; ++l) {
+          if (l % 3 == 1) {
+            masks[l].resize(n);
+            for (float& m : masks[l]) m = rng() % 3 == 0 ? 0.f : weight(rng);
+          }
+          layers[l] = {&poses[l], l % 7 == 3 ? 0.f : weight(rng) / count, masks[l]};
+        }
+        const SoaPose rest = random_pose(rng, n);
+        SoaPose simd(n), scalar(n);
+        ASSERT_TRUE((SoaBlendingJob{layers, &rest, 0.1f, &simd}.run()));
+        ASSERT_TRUE((SoaBlendingJob{layers, &rest, 0.1f, &scalar}.run_scalar()));
+        SCOPED_TRACE(count);
+        expect_near(simd, scalar, kTolerance);
       }
     }
   });

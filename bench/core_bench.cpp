@@ -3,10 +3,14 @@
 // joint. Prints ns per joint (the median of repeated runs) for today's AoS jobs and for the
 // runtime clip + SoA SIMD jobs (issue 16), next to ozz's figures measured on this machine, and
 // the same jobs on 256 joints; then the exact runtime clip against SamplingJob for the CLI's
-// many-frame sampling (issue 16 item 3: the compile is inside the timing).
+// many-frame sampling (issue 16 item 3: the compile is inside the timing). Issue 34: a sweep over
+// joint counts 1-2,048 (no cliff at powers of two), a sweep over 1-64 blend layers, and a machine
+// reference measured in the same run (a fixed arithmetic loop, memory bandwidth) so the figures
+// can be read as ratios on a busy or different machine.
 // Short run: bench_core --benchmark_min_time=0.05 --benchmark_repetitions=3.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cmath>
 #include <map>
@@ -82,6 +86,38 @@ std::vector<float> random_times() {
   for (float& t : times) t = any(rng);
   return times;
 }
+
+// ---- the machine reference (issue 34, item 6) ----------------------------------------------------
+
+// 8 independent chains of float multiply-add, 2^16 steps each: the core's arithmetic throughput
+// (the compiler may vectorise across chains but not along one). Reported per multiply-add.
+void BM_MachineArithmetic(benchmark::State& state) {
+  float x[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  for (auto _ : state) {
+    for (int i = 0; i < (1 << 16); ++i) {
+      for (float& v : x) v = v * 0.9999999f + 1e-7f;
+    }
+    benchmark::DoNotOptimize(x);
+  }
+  state.counters["ns_per_op"] = benchmark::Counter(static_cast<double>(state.iterations()) * 8 * (1 << 16),
+                                                   benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+// Sums a 64 MB buffer (twice the L3 here): main-memory read bandwidth, GB/s.
+void BM_MachineBandwidth(benchmark::State& state) {
+  static const std::vector<float> buffer(16 << 20, 1.f);
+  for (auto _ : state) {
+    float sum[8] = {};
+    for (size_t i = 0; i < buffer.size(); i += 8) {
+      for (int k = 0; k < 8; ++k) sum[k] += buffer[i + k];
+    }
+    benchmark::DoNotOptimize(sum);
+  }
+  state.counters["GBps"] = benchmark::Counter(static_cast<double>(state.iterations()) * buffer.size() * 4 / 1e9,
+                                              benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_MachineArithmetic);
+BENCHMARK(BM_MachineBandwidth);
 
 // ---- today's AoS jobs --------------------------------------------------------------------------
 
@@ -239,6 +275,37 @@ void BM_SoaPipeline(benchmark::State& state) {
   SetPerJoint(state, w.joints);
 }
 
+// Issue 34, item 3: `layers` layers (the four sampled poses over and over) on 64 joints; the
+// counter is per joint per layer.
+void BM_SoaBlendLayers(benchmark::State& state) {
+  Workload& w = W(64);
+  const int count = static_cast<int>(state.range(0));
+  std::vector<SoaPose> poses;
+  std::vector<SoaBlendingLayer> layers;
+  poses.reserve(count);
+  for (int l = 0; l < count; ++l) poses.push_back(w.soa[l % 4]);
+  for (int l = 0; l < count; ++l) layers.push_back({&poses[l], 1.f / count, {}});
+  SoaBlendingJob job;
+  job.layers = layers;
+  job.rest = &w.soa_rest;
+  job.output = &w.soa_out;
+  for (auto _ : state) {
+    job.run();
+    benchmark::DoNotOptimize(w.soa_out.data.data());
+  }
+  SetPerJoint(state, w.joints * count);
+}
+BENCHMARK(BM_SoaBlendLayers)->DenseRange(1, 4)->Arg(8)->Arg(16)->Arg(17)->Arg(24)->Arg(32)->Arg(33)->Arg(48)->Arg(64);
+
+// Issue 34, item 2: the SoA jobs at joint counts 1-2,048, the powers of two beside their
+// neighbours (248 / 256, 520 / 512, 1,016 / 1,024).
+const int kSweep[] = {1, 8, 16, 31, 32, 33, 64, 100, 128, 248, 256, 264, 500, 512, 520, 1000, 1016, 1024, 1032, 2040, 2048};
+void Sweep(benchmark::internal::Benchmark* b) {
+  for (int n : kSweep) {
+    if (n != 64 && n != 256) b->Arg(n);  // those two are registered with the table's jobs
+  }
+}
+
 // ---- issue 16 item 3: the CLI's many-frame sampling, neutral vs the exact runtime clip ----------
 
 void BM_SoaSampleForwardExact(benchmark::State& state) {
@@ -301,6 +368,12 @@ ANIMKIT_BENCH_JOB(BM_Blend4, BM_SoaBlend4);
 ANIMKIT_BENCH_JOB(BM_Blend2Masked, BM_SoaBlend2Masked);
 ANIMKIT_BENCH_JOB(BM_LocalToModel, BM_SoaLocalToModel);
 ANIMKIT_BENCH_JOB(BM_Pipeline, BM_SoaPipeline);
+BENCHMARK(BM_SoaSampleForward)->Apply(Sweep);
+BENCHMARK(BM_SoaSampleRandom)->Apply(Sweep);
+BENCHMARK(BM_SoaBlend2)->Apply(Sweep);
+BENCHMARK(BM_SoaBlend4)->Apply(Sweep);
+BENCHMARK(BM_SoaLocalToModel)->Apply(Sweep);
+BENCHMARK(BM_SoaPipeline)->Apply(Sweep);
 
 // Collects each benchmark's median ns/joint (or its single run) for the closing table.
 class TableReporter : public benchmark::ConsoleReporter {
@@ -311,7 +384,9 @@ class TableReporter : public benchmark::ConsoleReporter {
       const bool median = r.run_type == Run::RT_Aggregate && r.aggregate_name == "median";
       const std::string key = r.run_name.function_name + "/" + r.run_name.args;
       if (median || (r.run_type == Run::RT_Iteration && !results_.count(key))) {
-        results_[key] = r.counters.at("ns_per_joint").value * 1e9;
+        for (const auto& [name, counter] : r.counters) {
+          results_[key] = name == "GBps" ? counter.value : counter.value * 1e9;  // ns or GB/s
+        }
       }
     }
   }
@@ -319,9 +394,39 @@ class TableReporter : public benchmark::ConsoleReporter {
     auto it = results_.find(fn + "/" + std::to_string(joints));
     return it == results_.end() ? NAN : it->second;
   }
+  double get(const std::string& key) const {
+    auto it = results_.find(key);
+    return it == results_.end() ? NAN : it->second;
+  }
   // ozz-animation 0.16 (-O3, SSE2) on the same 64-joint workload, median ns per joint, measured
   // side by side on this machine (issue 16): the reference column.
   void PrintTable() const {
+    const double op = get("BM_MachineArithmetic/");
+    std::printf("\nmachine reference (this run): %.4f ns per float multiply-add (8 chains), %.2f GB/s "
+                "read from memory; 'ref' columns are ns per joint / ns per multiply-add\n",
+                op, get("BM_MachineBandwidth/"));
+    std::printf("\njoint sweep (SoA jobs, ns per joint, median)\n%-8s", "joints");
+    const char* sweep_jobs[] = {"BM_SoaSampleForward", "BM_SoaSampleRandom", "BM_SoaBlend2", "BM_SoaBlend4",
+                                "BM_SoaLocalToModel", "BM_SoaPipeline"};
+    const char* sweep_names[] = {"forward", "random", "blend2", "blend4", "l2m", "pipeline"};
+    for (const char* name : sweep_names) std::printf(" %9s", name);
+    std::printf(" %9s\n", "pipe ref");
+    for (int n : kSweep) {
+      std::printf("%-8d", n);
+      for (const char* job : sweep_jobs) std::printf(" %9.2f", get(job, n));
+      std::printf(" %9.1f\n", get("BM_SoaPipeline", n) / op);
+    }
+    std::printf("power of two / neighbour (issue 34: within 1.10)\n");
+    for (auto [pow2, near] : {std::pair{256, 248}, std::pair{512, 520}, std::pair{1024, 1016}}) {
+      std::printf("%4d/%-4d", pow2, near);
+      for (const char* job : sweep_jobs) std::printf(" %9.3f", get(job, pow2) / get(job, near));
+      std::printf("\n");
+    }
+    std::printf("\nblend layers (64 joints): ns per joint per layer, and / the cost at 16 (issue 34: within 1.20)\n");
+    for (int l : {1, 2, 3, 4, 8, 16, 17, 24, 32, 33, 48, 64}) {
+      const double v = get("BM_SoaBlendLayers/" + std::to_string(l));
+      std::printf("%8d %8.3f %8.3f\n", l, v, v / get("BM_SoaBlendLayers/16"));
+    }
     struct Row {
       const char* aos;
       const char* soa;
@@ -336,12 +441,12 @@ class TableReporter : public benchmark::ConsoleReporter {
                         {"BM_LocalToModel", "BM_SoaLocalToModel", "local-to-model", 6.57},
                         {"BM_Pipeline", "BM_SoaPipeline", "2 samples + blend + l2m", 40.90}};
     std::printf("\nns per joint (median); SoA = runtime clip + SIMD jobs on %s\n", soa_simd_target());
-    std::printf("%-26s %8s %8s %8s %8s %8s | %8s %8s\n", "job", "AoS 64", "SoA 64", "ozz 64",
-                "AoS/ozz", "SoA/ozz", "AoS 256", "SoA 256");
+    std::printf("%-26s %8s %8s %8s %8s %8s | %8s %8s | %8s %8s\n", "job", "AoS 64", "SoA 64", "ozz 64",
+                "AoS/ozz", "SoA/ozz", "AoS 256", "SoA 256", "SoA ref64", "ref256");
     for (const Row& r : rows) {
       const double a = get(r.aos, 64), s = get(r.soa, 64);
-      std::printf("%-26s %8.2f %8.2f %8.2f %8.2f %8.2f | %8.2f %8.2f\n", r.name, a, s, r.ozz,
-                  a / r.ozz, s / r.ozz, get(r.aos, 256), get(r.soa, 256));
+      std::printf("%-26s %8.2f %8.2f %8.2f %8.2f %8.2f | %8.2f %8.2f | %8.1f %8.1f\n", r.name, a, s, r.ozz,
+                  a / r.ozz, s / r.ozz, get(r.aos, 256), get(r.soa, 256), s / op, get(r.soa, 256) / op);
     }
     std::printf("\nexact runtime clip (RuntimePrecision::kExact, bit-identical to SamplingJob), 64 joints: "
                 "sample forward %.2f ns/joint (compact %.2f, SamplingJob %.2f)\n",

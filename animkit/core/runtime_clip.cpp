@@ -154,7 +154,7 @@ RuntimeClip::Channel<Key> build(const std::vector<Piecewise<T>>& tracks) {
     ch.step.push_back(t.step);
   }
   if (total > std::numeric_limits<uint32_t>::max()) throw Error("runtime clip: more than 2^32 keys");
-  check_memory(checked_size(total, sizeof(Key) + 3 * sizeof(float) + 2 * sizeof(uint32_t),
+  check_memory(checked_size(total, sizeof(Key) + 3 * sizeof(float) + 3 * sizeof(uint32_t),
                             "runtime clip keys"),
                "runtime clip keys");
   ch.same_times.reserve(n);
@@ -178,6 +178,28 @@ RuntimeClip::Channel<Key> build(const std::vector<Piecewise<T>>& tracks) {
       ch.runs.push_back({j, 1, ch.same_times[j], ch.rank_in_same[j]});
     }
   }
+  // The time index of each leader (see the header).
+  ch.index_lo.assign(n, 0.f);
+  ch.index_scale.assign(n, 0.f);
+  ch.index_begin.assign(n + 1, 0);
+  for (uint32_t j = 0; j < n; ++j) {
+    ch.index_begin[j] = static_cast<uint32_t>(ch.index_start.size());
+    if (ch.same_times[j] != j) continue;
+    const std::vector<float>& times = tracks[j].times;  // >= 2 (the hold)
+    const uint32_t buckets = static_cast<uint32_t>(times.size());
+    const float span = times.back() - times.front();
+    ch.index_lo[j] = times.front();
+    ch.index_scale[j] = span > 0.f && std::isfinite(buckets / span) ? buckets / span : 0.f;
+    std::vector<uint32_t> in_bucket(buckets, 0);
+    for (float t : times) ++in_bucket[ch.bucket(j, t)];
+    uint32_t before = 0;
+    for (uint32_t b = 0; b < buckets; ++b) {
+      ch.index_start.push_back(before);
+      before += in_bucket[b];
+    }
+    ch.index_start.push_back(before);
+  }
+  ch.index_begin[n] = static_cast<uint32_t>(ch.index_start.size());
   // The tracks of each set of shared times, in track order (a CSR: group_begin per leader).
   std::vector<uint32_t> group_begin(n + 1, 0), group_tracks(n);
   for (uint32_t j = 0; j < n; ++j) ++group_begin[ch.same_times[j] + 1];
@@ -215,6 +237,17 @@ RuntimeClip::Channel<Key> build(const std::vector<Piecewise<T>>& tracks) {
 }
 
 }  // namespace
+
+template <class Key>
+uint32_t RuntimeClip::Channel<Key>::bucket(uint32_t track, float time) const {
+  const uint32_t buckets = track_begin[track + 1] - track_begin[track];  // one per key
+  const float f = (time - index_lo[track]) * index_scale[track];  // NaN (inf * 0) goes to 0
+  if (!(f > 0.f)) return 0;
+  return f < static_cast<float>(buckets) ? std::min(static_cast<uint32_t>(f), buckets - 1) : buckets - 1;
+}
+template struct RuntimeClip::Channel<RuntimeClip::Vec3Key>;
+template struct RuntimeClip::Channel<RuntimeClip::QuatKey>;
+template struct RuntimeClip::Channel<RuntimeClip::ExactQuatKey>;
 
 RuntimeClip::RuntimeClip(const Clip& clip, std::span<const Transform> rest,
                          RuntimePrecision precision)
@@ -266,7 +299,9 @@ size_t RuntimeClip::size_bytes() const {
            ch.track_begin.size() * sizeof(uint32_t) + ch.by_track_time.size() * sizeof(float) +
            ch.by_track_key.size() * sizeof(uint32_t) + ch.step.size() +
            (ch.same_times.size() + ch.rank_in_same.size()) * sizeof(uint32_t) +
-           ch.runs.size() * sizeof(ch.runs[0]);
+           ch.runs.size() * sizeof(ch.runs[0]) +
+           (ch.index_lo.size() + ch.index_scale.size()) * sizeof(float) +
+           (ch.index_begin.size() + ch.index_start.size()) * sizeof(uint32_t);
   };
   return bytes(translations_) + bytes(rotations_) + bytes(scales_) + bytes(exact_rotations_) +
          is_default_.size() + fallbacks_.size() * sizeof(Fallback) + linear_rotation_.size();
@@ -425,8 +460,10 @@ void RuntimeCursor::seek(int c, const RuntimeClip::Channel<Key>& ch, float time)
     uint32_t k = found_[run.leader];
     if (run.first == run.leader) {  // the first run of these times: search them
       const uint32_t count = ch.track_begin[run.leader + 1] - b;  // >= 2
-      // The last key whose time is <= time, kept inside [0, count - 2] (a pair always exists).
-      k = count_not_after(times + b, count, time);
+      // The last key whose time is <= time, kept inside [0, count - 2] (a pair always exists):
+      // searched inside the time's bucket only.
+      const uint32_t* start = ch.index_start.data() + ch.index_begin[run.leader] + ch.bucket(run.leader, time);
+      k = start[0] + count_not_after(times + b + start[0], start[1] - start[0], time);
       k = found_[run.leader] = k == 0 ? 0 : std::min(k - 1, count - 2);
     }
     needed += static_cast<size_t>(run.count) * (2 + k);

@@ -114,6 +114,16 @@ class RuntimeClip {
       uint32_t rank;    // rank_in_same[first]
     };
     std::vector<Run> runs;
+    // A time index per leading track (one per set of shared times; issue 34, item 4): its key
+    // times cut into as many equal buckets as it has keys, bucket(t) = floor((t - index_lo) *
+    // index_scale) clamped into range; index_start[index_begin[track] + b] is the number of keys
+    // in the buckets before b (one more entry closes the last bucket). The same float formula
+    // places keys and queries, so a key in an earlier bucket is never after the query: a seek
+    // searches one bucket (about one key on frames) instead of all the keys.
+    std::vector<float> index_lo, index_scale;  // per track (read for leaders only)
+    std::vector<uint32_t> index_begin;         // per track: into index_start
+    std::vector<uint32_t> index_start;
+    uint32_t bucket(uint32_t track, float time) const;  // time sanitised (finite)
   };
   const Channel<Vec3Key>& translations() const { return translations_; }
   const Channel<QuatKey>& rotations() const { return rotations_; }

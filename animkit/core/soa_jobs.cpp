@@ -153,8 +153,10 @@ bool SoaBlendingJob::validate() const {
   if (!output || !fits(output, output->num_joints)) return false;
   const size_t n = output->num_joints;
   if (!fits(rest, n) || !(threshold > 0.f)) return false;
+  if (rest == output) return false;
   for (const SoaBlendingLayer& l : layers) {
-    if (!fits(l.pose, n)) return false;
+    // The output must be none of the inputs: past 16 layers it holds partial sums.
+    if (!fits(l.pose, n) || l.pose == output) return false;
     if (!l.joint_weights.empty() && l.joint_weights.size() < n) return false;
     if (!(l.weight >= 0.f)) return false;
   }

@@ -38,7 +38,7 @@ struct SoaBlendingJob {
   std::span<const SoaBlendingLayer> layers;
   const SoaPose* rest = nullptr;
   float threshold = 0.1f;
-  SoaPose* output = nullptr;  // blends output->num_joints joints
+  SoaPose* output = nullptr;  // blends output->num_joints joints; none of the layers or the rest
 
   bool validate() const;
   bool run() const;

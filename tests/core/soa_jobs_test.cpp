@@ -237,6 +237,9 @@ TEST(SoaBlending, RejectsMismatchedInputs) {
   EXPECT_FALSE((SoaBlendingJob{bad_weight, &rest, 0.1f, &out}.run()));
   EXPECT_FALSE((SoaBlendingJob{{}, &rest, 0.f, &out}.run()));
   EXPECT_FALSE((SoaBlendingJob{{}, nullptr, 0.1f, &out}.run()));
+  const SoaBlendingLayer into_itself[] = {{&out, 1, {}}};
+  EXPECT_FALSE((SoaBlendingJob{into_itself, &rest, 0.1f, &out}.run()));  // the output is an input
+  EXPECT_FALSE((SoaBlendingJob{{}, &out, 0.1f, &out}.run()));
 }
 
 TEST(SoaLocalToModel, SimdEqualsScalarAndTheAosJob) {

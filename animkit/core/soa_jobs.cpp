@@ -21,6 +21,7 @@ bool fits(const SoaPose* pose, size_t joints) {
 }  // namespace
 
 const char* soa_simd_target() { return soa_kernels::target_name(); }
+int64_t soa_simd_compiled_targets() { return soa_kernels::compiled_targets(); }
 
 // ---- sampling --------------------------------------------------------------------------------
 

@@ -58,5 +58,8 @@ struct SoaLocalToModelJob {
 
 // The Highway target the SIMD jobs run on in this process ("AVX2", "SSE4", "EMU128", ...).
 const char* soa_simd_target();
+// Every Highway target compiled into the SIMD jobs, as a mask of HWY_* bits (the tests force each
+// one this CPU runs in turn).
+int64_t soa_simd_compiled_targets();
 
 }  // namespace animkit

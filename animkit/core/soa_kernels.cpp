@@ -305,6 +305,7 @@ void local_to_model(const float* locals, size_t num_joints, size_t stride, const
   HWY_DYNAMIC_DISPATCH(LocalToModel)(locals, num_joints, stride, parents, root, out);
 }
 const char* target_name() { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
+int64_t compiled_targets() { return HWY_TARGETS; }  // this file's set (HWY_DISABLED_TARGETS applied)
 
 }  // namespace animkit::soa_kernels
 #endif

@@ -32,5 +32,7 @@ void local_to_model(const float* locals, size_t num_joints, size_t stride, const
 
 // The Highway target the kernels run on ("AVX2", "SSE4", "EMU128", ...).
 const char* target_name();
+// The Highway targets compiled into the kernels (HWY_* bits), runnable on this CPU or not.
+int64_t compiled_targets();
 
 }  // namespace animkit::soa_kernels

@@ -122,7 +122,8 @@ class CharacterInstance : public EventSink {
   void finish_newest_fade_if_crowded();
   void remove_range(int first, int last);  // [first, last], deferred
   int layer_start(int top) const;
-  uint64_t taken_over_by(const AnimTask& task) const;
+  const AnimTask* fade_target_on_top() const;
+  void retarget_fades(const AnimTask* from, const AnimTask* to);
   int complete_fade(int i);
   void defer(std::unique_ptr<AnimTask> task);
 

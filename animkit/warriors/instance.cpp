@@ -5,10 +5,19 @@
 
 namespace animkit::warriors {
 
-CharacterInstance::CharacterInstance() {
-  default_pose = warriors::default_pose();
-  sample_context.defaults = &default_pose;
-  offsets = unit_offsets();
+namespace {
+const WarPose& shared_default_pose() {
+  static const WarPose pose = default_pose();
+  return pose;
+}
+const std::array<Vec3, kNumBones>& shared_unit_offsets() {
+  static const std::array<Vec3, kNumBones> offsets = unit_offsets();
+  return offsets;
+}
+}  // namespace
+
+CharacterInstance::CharacterInstance() : offsets_(&shared_unit_offsets()) {
+  sample_context.defaults = &shared_default_pose();
   queue_.reserve(kMaxQueue);
   deferred_.reserve(2 * kMaxStack);
   events_.reserve(64);
@@ -17,9 +26,17 @@ CharacterInstance::CharacterInstance() {
 
 CharacterInstance::~CharacterInstance() = default;
 
+void CharacterInstance::set_offsets(const std::array<Vec3, kNumBones>& offsets) {
+  own_offsets_ = std::make_unique<std::array<Vec3, kNumBones>>(offsets);
+  offsets_ = own_offsets_.get();
+}
+
+// The lines an update touches: the instance up to the end of the bone transforms (the local pose
+// only while kept) and the tasks.
 void CharacterInstance::prefetch() const {
   const char* self = reinterpret_cast<const char*>(this);
-  for (size_t at = 0; at < sizeof(*this); at += 64) __builtin_prefetch(self + at, 1);
+  const char* end = keep_local_pose ? self + sizeof(*this) : reinterpret_cast<const char*>(&pose_);
+  for (const char* at = self; at < end; at += 64) __builtin_prefetch(at, 1);
   for (int i = 0; i < count_; ++i) {
     const char* task = reinterpret_cast<const char*>(stack_[i].get());
     for (int at = 0; at < 512; at += 64) __builtin_prefetch(task + at, 1);
@@ -264,25 +281,26 @@ const WarPose& CharacterInstance::sample(SampleWorkspace& work) {
   work_ = &work;
   PoseStack& poses = work.poses;
   default_from_queue_ = false;
-  sample_context.defaults = &default_pose;
+  const WarPose* defaults = sample_context.defaults;
   if (!queue_.empty() && human.queued_pose_test) {
     // The queued tasks as they would stand once inserted (each at the bottom: the last queued
     // lowest), sampled bottom-up over the reference pose.
     poses.clear();
     for (size_t i = queue_.size(); i-- > 0;) queue_[i]->sample(poses);
     if (poses.size() > 0) {
-      queued_default_ = all_tagged(poses.top());  // values taken from a default are tagged
-      sample_context.defaults = &queued_default_;
+      work.queued_default = all_tagged(poses.top());  // values taken from a default are tagged
+      sample_context.defaults = &work.queued_default;
       default_from_queue_ = true;
     }
   }
   poses.clear();
   for (int i = 0; i < count_; ++i) stack_[i]->sample(poses);
-  pose_ = poses.size() > 0 ? poses.top() : *sample_context.defaults;
-  sample_context.defaults = &default_pose;
+  const WarPose& pose = poses.size() > 0 ? poses.top() : *sample_context.defaults;
+  build_bone_matrices(pose, *offsets_, bones_);
+  if (keep_local_pose) pose_ = pose;
+  sample_context.defaults = defaults;
   work_ = nullptr;
-  build_bone_matrices(pose_, offsets, bones_);
-  return pose_;
+  return keep_local_pose ? pose_ : pose;
 }
 
 // warriors.txt "Root motion": the velocity turned by the human's heading into world axes and

@@ -479,7 +479,9 @@ int play(const Json& scenario, const std::filesystem::path& base, const PlayOpti
   // The character's 0x28 chunk gives the bone offsets and the bind height (entry 1, +4);
   // without one, unit offsets and "bind_height" (0 by default).
   if (p.set.bone_offsets) {
-    for (int b = 0; b < kNumBones; ++b) p.instance.offsets[b] = p.set.bone_offsets->offset(b);
+    std::array<Vec3, kNumBones> offsets;
+    for (int b = 0; b < kNumBones; ++b) offsets[b] = p.set.bone_offsets->offset(b);
+    p.instance.set_offsets(offsets);
   }
   p.instance.sample_context.bind_height = number(
       scenario, "bind_height", p.set.bone_offsets ? p.set.bone_offsets->bind_height() : 0.0f);

@@ -121,8 +121,11 @@ double process_cpu_seconds() {
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
+// A crowd member keeps only its bone transforms (what a crowd renders from), not the local pose
+// the player prints.
 std::unique_ptr<CharacterInstance> crowd_member(int i) {
   auto c = gait_under_fade();
+  c->keep_local_pose = false;
   auto* gait = static_cast<GaitTask*>(c->find_top(12));
   gait->set_blend_value(static_cast<float>(i % 4));  // spread the pairs and leaders
   gait->set_blend_target(static_cast<float>((i + 2) % 4));

@@ -5,10 +5,19 @@
 
 namespace animkit::warriors {
 
-CharacterInstance::CharacterInstance() {
-  default_pose = warriors::default_pose();
-  sample_context.defaults = &default_pose;
-  offsets = unit_offsets();
+namespace {
+const WarPose& shared_default_pose() {
+  static const WarPose pose = default_pose();
+  return pose;
+}
+const std::array<Vec3, kNumBones>& shared_unit_offsets() {
+  static const std::array<Vec3, kNumBones> offsets = unit_offsets();
+  return offsets;
+}
+}  // namespace
+
+CharacterInstance::CharacterInstance() : offsets_(&shared_unit_offsets()) {
+  sample_context.defaults = &shared_default_pose();
   queue_.reserve(kMaxQueue);
   deferred_.reserve(2 * kMaxStack);
   events_.reserve(64);
@@ -17,9 +26,17 @@ CharacterInstance::CharacterInstance() {
 
 CharacterInstance::~CharacterInstance() = default;
 
+void CharacterInstance::set_offsets(const std::array<Vec3, kNumBones>& offsets) {
+  own_offsets_ = std::make_unique<std::array<Vec3, kNumBones>>(offsets);
+  offsets_ = own_offsets_.get();
+}
+
+// The lines an update touches: the instance up to the end of the bone transforms (the local pose
+// only while kept) and the tasks.
 void CharacterInstance::prefetch() const {
   const char* self = reinterpret_cast<const char*>(this);
-  for (size_t at = 0; at < sizeof(*this); at += 64) __builtin_prefetch(self + at, 1);
+  const char* end = keep_local_pose ? self + sizeof(*this) : reinterpret_cast<const char*>(&pose_);
+  for (const char* at = self; at < end; at += 64) __builtin_prefetch(at, 1);
   for (int i = 0; i < count_; ++i) {
     const char* task = reinterpret_cast<const char*>(stack_[i].get());
     for (int at = 0; at < 512; at += 64) __builtin_prefetch(task + at, 1);
@@ -53,7 +70,20 @@ uint64_t CharacterInstance::held_by_others(const AnimTask* task) const {
 }
 
 void CharacterInstance::defer(std::unique_ptr<AnimTask> task) {
-  if (task) deferred_.push_back(std::move(task));
+  if (!task) return;
+  // A fade whose new one is given back has nothing left to keep apart (and a later task made at
+  // the same address must not be taken for it).
+  retarget_fades(task.get(), nullptr);
+  deferred_.push_back(std::move(task));
+}
+
+void CharacterInstance::retarget_fades(const AnimTask* from, const AnimTask* to) {
+  for (int i = 0; i < count_; ++i) {
+    AnimTask* t = stack_[i].get();
+    if (t && t->type() == 9 && static_cast<FadeTask*>(t)->new_task() == from) {
+      static_cast<FadeTask*>(t)->set_new_task(to);
+    }
+  }
 }
 
 // Removes stack entries [first, last] (they go to the deferred list), closing the gap.
@@ -77,19 +107,33 @@ int CharacterInstance::layer_start(int top) const {
   return -1;
 }
 
-// 0x00106cc8 (warriors.txt, "Fades"): the fade at `i` gives back itself and the outgoing layer
-// (the upper of the two poses it blends); the surviving layer under that stays. With one layer
-// under it (nothing faded from) only the fade goes. The fade is given back first, then the
-// outgoing layer from the top down (README Choices). Returns the first index removed.
+// 0x00106cc8 (warriors.txt, "Fades"): "the fade gives back itself and every task below the new
+// one" -- every task between its new one and itself; the new one and the tasks under it stay.
+// Without a new one on the stack under it only the fade goes. Given back from the top down, the
+// fade first (README Choices). Returns the first index removed.
 int CharacterInstance::complete_fade(int i) {
-  const int outgoing = i > 0 ? layer_start(i - 1) : -1;
-  const bool two_layers = outgoing > 0 && layer_start(outgoing - 1) >= 0;
-  const int first = two_layers ? outgoing : i;
+  const AnimTask* keep = static_cast<const FadeTask*>(stack_[i].get())->new_task();
+  int first = i;
+  for (int j = i - 1; j >= 0; --j) {
+    if (stack_[j].get() == keep) {
+      first = j + 1;
+      break;
+    }
+  }
   for (int j = i; j >= first; --j) defer(std::move(stack_[j]));
   const int n = i - first + 1;
   for (int j = i + 1; j < count_; ++j) stack_[j - n] = std::move(stack_[j]);
   count_ -= n;
   return first;
+}
+
+// A fade pushed by itself (not by a change) fades out the layer under it into the layer under
+// that one (README Choices): its new one is that layer's top task; with a single layer, none.
+const AnimTask* CharacterInstance::fade_target_on_top() const {
+  if (count_ == 0) return nullptr;
+  const int outgoing = layer_start(count_ - 1);
+  if (outgoing <= 0 || layer_start(outgoing - 1) < 0) return nullptr;
+  return stack_[outgoing - 1].get();
 }
 
 // 0x00177eb8 finds the newest fade; it is advanced by its remaining time, which completes it.
@@ -103,24 +147,15 @@ void CharacterInstance::finish_newest_fade_if_crowded() {
   }
 }
 
-// What a task that starts takes over: the held bits of the newest task it supersedes (a fade
-// supersedes nothing; TaskStack_Top skips it).
-uint64_t CharacterInstance::taken_over_by(const AnimTask& task) const {
-  if (task.type() == 9) return 0;
-  const AnimTask* newest = top();
-  return newest ? newest->held : 0;
-}
-
 void CharacterInstance::insert_bottom(std::unique_ptr<AnimTask> task) {
   finish_newest_fade_if_crowded();
   if (count_ == kMaxStack) {  // no room: the task is given back (a choice, README)
     defer(std::move(task));
   } else {
-    const uint64_t taken = taken_over_by(*task);
     for (int i = count_; i > 0; --i) stack_[i] = std::move(stack_[i - 1]);
     stack_[0] = std::move(task);
     ++count_;
-    stack_[0]->start(taken);
+    stack_[0]->start();
   }
   refresh_playing_anim();
 }
@@ -130,9 +165,12 @@ void CharacterInstance::push(std::unique_ptr<AnimTask> task) {
   if (count_ == kMaxStack) {
     defer(std::move(task));
   } else {
-    const uint64_t taken = taken_over_by(*task);
+    if (task->type() == 9) {
+      auto* fade = static_cast<FadeTask*>(task.get());
+      if (!fade->new_task()) fade->set_new_task(fade_target_on_top());
+    }
     stack_[count_++] = std::move(task);
-    stack_[count_ - 1]->start(taken);
+    stack_[count_ - 1]->start();
   }
   refresh_playing_anim();
 }
@@ -141,8 +179,12 @@ void CharacterInstance::change(std::unique_ptr<AnimTask> task, float fade_time) 
   change(std::move(task), std::make_unique<FadeTask>(this, fade_time, human.speed_multiplier));
 }
 
+// The fade's new one is the task the change inserts (warriors.txt, "Fades": "every task below the
+// new one"), wherever the stack's layers stand.
 void CharacterInstance::change(std::unique_ptr<AnimTask> task, std::unique_ptr<FadeTask> fade) {
+  const AnimTask* incoming = task.get();
   insert_bottom(std::move(task));
+  if (count_ > 0 && stack_[0].get() == incoming) fade->set_new_task(incoming);
   push(std::move(fade));
 }
 
@@ -200,11 +242,11 @@ void CharacterInstance::advance(float dt) {
     if (r == AdvanceResult::kHandOver) {
       // The next task takes the clip's place, in the same update.
       std::unique_ptr<AnimTask> next = t->take_next();
-      const uint64_t taken = firing_ == t && next->type() != 9 ? t->held : 0;
       if (firing_ == t) firing_ = next.get();
+      retarget_fades(t, next.get());  // a fade into the clip fades into what follows it
       defer(std::move(stack_[i]));
       stack_[i] = std::move(next);
-      stack_[i]->start(taken);
+      stack_[i]->start();
     } else if (r == AdvanceResult::kFinished) {
       remove_range(i, i);
       --i;
@@ -239,25 +281,26 @@ const WarPose& CharacterInstance::sample(SampleWorkspace& work) {
   work_ = &work;
   PoseStack& poses = work.poses;
   default_from_queue_ = false;
-  sample_context.defaults = &default_pose;
+  const WarPose* defaults = sample_context.defaults;
   if (!queue_.empty() && human.queued_pose_test) {
     // The queued tasks as they would stand once inserted (each at the bottom: the last queued
     // lowest), sampled bottom-up over the reference pose.
     poses.clear();
     for (size_t i = queue_.size(); i-- > 0;) queue_[i]->sample(poses);
     if (poses.size() > 0) {
-      queued_default_ = all_tagged(poses.top());  // values taken from a default are tagged
-      sample_context.defaults = &queued_default_;
+      work.queued_default = all_tagged(poses.top());  // values taken from a default are tagged
+      sample_context.defaults = &work.queued_default;
       default_from_queue_ = true;
     }
   }
   poses.clear();
   for (int i = 0; i < count_; ++i) stack_[i]->sample(poses);
-  pose_ = poses.size() > 0 ? poses.top() : *sample_context.defaults;
-  sample_context.defaults = &default_pose;
+  const WarPose& pose = poses.size() > 0 ? poses.top() : *sample_context.defaults;
+  build_bone_matrices(pose, *offsets_, bones_);
+  if (keep_local_pose) pose_ = pose;
+  sample_context.defaults = defaults;
   work_ = nullptr;
-  build_bone_matrices(pose_, offsets, bones_);
-  return pose_;
+  return keep_local_pose ? pose_ : pose;
 }
 
 // warriors.txt "Root motion": the velocity turned by the human's heading into world axes and

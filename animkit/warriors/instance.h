@@ -37,11 +37,13 @@ struct Callback {
   bool wrap = false;
 };
 
-// What sampling needs only while it runs: the pose stack and the blends' scratch poses (4 KB a
-// character would otherwise carry; a crowd shares one per thread, so it stays in cache).
+// What sampling needs only while it runs: the pose stack, the blends' scratch poses and the
+// queued tasks' default pose (4.6 KB a character would otherwise carry; a crowd shares one per
+// thread, so it stays in cache).
 struct SampleWorkspace {
   PoseStack poses;
   std::array<WarPose, 3> scratch;
+  WarPose queued_default;  // 0x005fd040
 };
 
 class CharacterInstance : public EventSink {
@@ -52,9 +54,19 @@ class CharacterInstance : public EventSink {
   ~CharacterInstance() override;
 
   Human human;
-  SampleContext sample_context;  // defaults -> default_pose
-  WarPose default_pose;
-  std::array<Vec3, kNumBones> offsets;
+  // defaults -> the reference default pose (default_pose(), one copy shared by every instance:
+  // it stays in cache however many characters there are).
+  SampleContext sample_context;
+
+  // The bone offsets Instance_BuildBoneMatrices composes with: unit offsets (one shared copy)
+  // until set (a character's 0x28 chunk).
+  const std::array<Vec3, kNumBones>& offsets() const { return *offsets_; }
+  void set_offsets(const std::array<Vec3, kNumBones>& offsets);
+
+  // Whether sample() keeps the local pose for pose() (the player's trace); a crowd that only
+  // needs the bone transforms turns it off, so the 576 bytes are not written back every update.
+  // The bone transforms and everything else are the same either way.
+  bool keep_local_pose = true;
 
   // TaskStack_InsertBottom (0x001754e8) / TaskStack_Push (0x001753d8): both first finish the
   // newest fade when the stack holds more than 6 tasks, then refresh the playing anim id. The
@@ -83,7 +95,8 @@ class CharacterInstance : public EventSink {
   // test passing, the queued tasks are sampled first (onto a buffer initialised with the
   // reference pose) and their pose is the default pose of this frame.
   const WarPose& sample();
-  // The same on a workspace of the caller's (a crowd's per-thread one); same result.
+  // The same on a workspace of the caller's (a crowd's per-thread one); same result. Without
+  // keep_local_pose the pose returned lives in the workspace until its next use.
   const WarPose& sample(SampleWorkspace& work);
   int queued() const { return static_cast<int>(queue_.size()); }
   const AnimTask* queued_task(int i) const { return queue_[i].get(); }
@@ -92,6 +105,7 @@ class CharacterInstance : public EventSink {
   // Human_ApplyRootMotion (0x0023f238) from the built entry 0.
   void apply_root_motion(float dt);
   const std::array<BoneTransform, kNumBones>& bones() const { return bones_; }
+  // The last sampled local pose (while keep_local_pose).
   const WarPose& pose() const { return pose_; }
 
   // Asks the cache for what the next update reads and writes (the instance and its tasks): a
@@ -122,23 +136,27 @@ class CharacterInstance : public EventSink {
   void finish_newest_fade_if_crowded();
   void remove_range(int first, int last);  // [first, last], deferred
   int layer_start(int top) const;
-  uint64_t taken_over_by(const AnimTask& task) const;
+  const AnimTask* fade_target_on_top() const;
+  void retarget_fades(const AnimTask* from, const AnimTask* to);
   int complete_fade(int i);
   void defer(std::unique_ptr<AnimTask> task);
 
+  // What every update reads and writes comes first and together (prefetch() fetches it); the
+  // local pose last, written only while kept.
   std::array<std::unique_ptr<AnimTask>, kMaxStack> stack_;
   int count_ = 0;
+  bool default_from_queue_ = false;
+  const AnimTask* firing_ = nullptr;
+  SampleWorkspace* work_ = nullptr;  // while sampling
+  const std::array<Vec3, kNumBones>* offsets_;
   std::vector<std::unique_ptr<AnimTask>> queue_;
   std::vector<std::unique_ptr<AnimTask>> deferred_;
   std::vector<FiredEvent> events_;
   std::vector<Callback> callbacks_;
-  const AnimTask* firing_ = nullptr;
   std::unique_ptr<SampleWorkspace> own_work_;  // made on the first sample() without one
-  SampleWorkspace* work_ = nullptr;            // while sampling
-  WarPose queued_default_;  // 0x005fd040
-  bool default_from_queue_ = false;
+  std::unique_ptr<std::array<Vec3, kNumBones>> own_offsets_;
+  alignas(64) std::array<BoneTransform, kNumBones> bones_;
   WarPose pose_;
-  std::array<BoneTransform, kNumBones> bones_;
 };
 
 }  // namespace animkit::warriors

@@ -14,7 +14,7 @@ Animated pose_to_neutral(const CharacterInstance& instance, const std::string& n
     Transform t;
     if (b >= 1) t.rotation = tagged(pose.rotations[b], false);
     if (b == 1) t.translation = tagged(pose.root_translation, false);
-    if (b >= 2) t.translation = instance.offsets[b];
+    if (b >= 2) t.translation = instance.offsets()[b];
     out.skeleton.add_joint(bone_name(b), kParents[b], t);
     clip.joints[b].rotation.add(0, t.rotation);
     if (b == 1) clip.joints[b].translation.add(0, t.translation);

@@ -95,10 +95,6 @@ uint64_t flag_word(const Json& j, const char* key, uint64_t fallback) {
   throw Error(fmt::format("'{}' must be a flags word (a non-negative integer or \"0x...\")", key));
 }
 
-// A task's `next` chain is built by recursion; deeper than this is refused (a scenario of 40,000
-// nested tasks must be an error, not a stack overflow).
-constexpr int kMaxTaskNesting = 256;
-
 // `play` refuses a clip with an error finding (validate's rules) unless forced; the error names
 // the offset of what is wrong. A 0x28 chunk too short is refused too.
 void refuse_bad_clips(const Resource& r, const ClipSet& cs, bool force) {
@@ -188,10 +184,10 @@ struct Player {
 
   std::unique_ptr<AnimTask> make_task(const Json& spec, int depth = 0) {
     if (depth == 0) {  // measured first, without recursion
-      int n = 0;
+      int nested = 0;  // `next` tasks below this one
       for (const Json* j = &spec; j->is_object() && j->contains("next"); j = &(*j)["next"]) {
-        if (++n >= kMaxTaskNesting) {
-          throw Error(fmt::format("tasks nested deeper than {} (\"next\" inside \"next\")",
+        if (++nested > kMaxTaskNesting) {
+          throw Error(fmt::format("more than {} nested \"next\" tasks (\"next\" inside \"next\")",
                                   kMaxTaskNesting));
         }
       }
@@ -483,7 +479,9 @@ int play(const Json& scenario, const std::filesystem::path& base, const PlayOpti
   // The character's 0x28 chunk gives the bone offsets and the bind height (entry 1, +4);
   // without one, unit offsets and "bind_height" (0 by default).
   if (p.set.bone_offsets) {
-    for (int b = 0; b < kNumBones; ++b) p.instance.offsets[b] = p.set.bone_offsets->offset(b);
+    std::array<Vec3, kNumBones> offsets;
+    for (int b = 0; b < kNumBones; ++b) offsets[b] = p.set.bone_offsets->offset(b);
+    p.instance.set_offsets(offsets);
   }
   p.instance.sample_context.bind_height = number(
       scenario, "bind_height", p.set.bone_offsets ? p.set.bone_offsets->bind_height() : 0.0f);

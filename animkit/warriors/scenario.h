@@ -13,6 +13,11 @@ namespace animkit::warriors {
 
 class CharacterInstance;
 
+// A task's `next` chain is built by recursion, so its length is capped: at most this many `next`
+// tasks nested in one task; one more is refused (a scenario of 40,000 nested tasks must be an
+// error, not a stack overflow). The only place the number is stated.
+inline constexpr int kMaxTaskNesting = 256;
+
 // Runs the scenario; returns the exit code; throws animkit::Error on invalid input. With
 // `options.pose` (or "pose": true in the scenario) each trace line carries the pose; a clip with
 // an error finding is refused unless `options.force` (or "force": true).

@@ -29,13 +29,12 @@ void blend_top_two(PoseStack& poses, float weight) {
 
 // ---- AnimTask ----------------------------------------------------------------------------------
 
-// warriors.txt "Held flags": as it starts a task first clears the bits it holds from record
-// +0x08, then sets its start bits (which it then holds too). A task that becomes the newest also
-// clears what the newest task before it held (README Choices: the new attack that shows
-// 0x1, not the old phase with it).
-void AnimTask::start(uint64_t taken_over) {
+// warriors.txt "Coney's implementation", "Held flags (Tasks)": as it starts a task first clears
+// the bits it holds from record +0x08, then sets its start bits (which it then holds too). Only
+// its own bits: what other tasks hold stays on the word.
+void AnimTask::start() {
   uint64_t& word = instance_->human.state_flags;
-  word = (word & ~(held | taken_over)) | start_bits;
+  word = (word & ~held) | start_bits;
   held |= start_bits;
   started_ = true;
 }

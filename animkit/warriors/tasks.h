@@ -70,9 +70,8 @@ class AnimTask {
   std::string end_callback;   // a name reported in the trace when the task is released
   std::string wrap_callback;  // type 1 and 12: reported on each wrap
 
-  // +0x54: clears the bits it holds and `taken_over` (what the newest task it supersedes holds),
-  // then sets its start bits.
-  virtual void start(uint64_t taken_over = 0);
+  // +0x54: clears the bits it holds, then sets its start bits (warriors.txt, "Held flags").
+  virtual void start();
   virtual void sample(PoseStack& poses) = 0;       // +0x5c
   virtual AdvanceResult advance(float dt) = 0;     // +0x64
   virtual float time() const { return 0; }         // +0x6c
@@ -165,9 +164,17 @@ class FadeTask : public AnimTask {
   void finish() { elapsed_ = duration_ + (duration_ > 0 ? 0.f : 1.f); }
   int pose_delta(bool) const override { return -1; }
 
+  // "The new one" of warriors.txt "Fades": the task the fade fades into, which its completion
+  // keeps (with everything under it) while it gives back itself and every task between the two.
+  // A change names the task it inserted; a fade pushed by itself the top of the layer under the
+  // one it fades out (README Choices). nullptr: nothing to keep apart, only the fade goes.
+  const AnimTask* new_task() const { return new_task_; }
+  void set_new_task(const AnimTask* task) { new_task_ = task; }
+
  private:
   float duration_;
   float elapsed_ = 0;
+  const AnimTask* new_task_ = nullptr;
 };
 
 // Type 12: the gait blend (warriors.txt, "Gait blend").

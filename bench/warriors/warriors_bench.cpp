@@ -5,8 +5,11 @@
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 
+#include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <ctime>
+#include <thread>
 #include <vector>
 
 #include "animkit/warriors/clock.h"
@@ -118,8 +121,11 @@ double process_cpu_seconds() {
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
+// A crowd member keeps only its bone transforms (what a crowd renders from), not the local pose
+// the player prints.
 std::unique_ptr<CharacterInstance> crowd_member(int i) {
   auto c = gait_under_fade();
+  c->keep_local_pose = false;
   auto* gait = static_cast<GaitTask*>(c->find_top(12));
   gait->set_blend_value(static_cast<float>(i % 4));  // spread the pairs and leaders
   gait->set_blend_target(static_cast<float>((i + 2) % 4));
@@ -193,6 +199,102 @@ BENCHMARK(BM_CrowdOwnWorkspace)
     ->Args({4096, 1})
     ->Args({4096, 2})
     ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+// ---- The crowd proved in one run (issue 25) ----------------------------------------------------
+//
+// A machine reference measured in the same iteration as the crowd, so runs on other or loaded
+// machines compare by their ratios:
+//   reference unit   a fixed arithmetic loop: kReferenceSteps dependent double multiply-adds on one
+//                    thread (ref_unit_ms); the same work split over two threads (ref_speedup_2t:
+//                    what two threads get on this machine right now, load included)
+//   memory           one thread streaming a 256 MB buffer (read and write back), mem_GBps
+// next to the crowd of N characters updated by Crowd::update on 1 and 2 threads. The crowd's
+// figures: characters per 16.7 ms frame (wall clock) on 1 and 2 threads, their ratio, CPU time of
+// all the process's threads per character update, and characters per reference unit (N x
+// ref_unit / the crowd's time: how many characters two threads update in the time one thread
+// runs the reference loop once; independent of the machine's speed to first order).
+
+constexpr long kReferenceSteps = 4'000'000;
+
+double reference_loop(long steps) {
+  double x = 1;
+  for (long i = 0; i < steps; ++i) x = x * 1.0000001 + 1e-9;
+  return x;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+struct MachineReference {
+  double one_thread = 0, two_threads = 0, memory = 0;  // seconds, summed over the iterations
+  double sink = 0;
+  std::vector<uint64_t> buffer = std::vector<uint64_t>((256u << 20) / sizeof(uint64_t), 1);
+
+  void measure() {
+    auto t0 = std::chrono::steady_clock::now();
+    sink += reference_loop(kReferenceSteps);
+    one_thread += seconds_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    double half = 0;
+    std::thread helper([&half] { half = reference_loop(kReferenceSteps / 2); });
+    sink += reference_loop(kReferenceSteps / 2);
+    helper.join();
+    sink += half;
+    two_threads += seconds_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    for (uint64_t& w : buffer) w += 1;  // every word read and written back
+    benchmark::ClobberMemory();
+    memory += seconds_since(t0);
+    sink += static_cast<double>(buffer[buffer.size() / 2]);
+  }
+};
+
+void BM_CrowdInOneRun(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  Crowd one(1), two(2);
+  for (int i = 0; i < n; ++i) {
+    one.add(crowd_member(i));
+    two.add(crowd_member(i));
+  }
+  one.update(kDt);  // the workspaces made, the pages touched
+  two.update(kDt);
+  MachineReference ref;
+  double wall[2] = {0, 0}, cpu[2] = {0, 0};
+  Crowd* crowds[2] = {&one, &two};
+  for (auto _ : state) {
+    ref.measure();
+    for (int c = 0; c < 2; ++c) {
+      const double cpu0 = process_cpu_seconds();
+      const auto t0 = std::chrono::steady_clock::now();
+      crowds[c]->update(kDt);
+      wall[c] += seconds_since(t0);
+      cpu[c] += process_cpu_seconds() - cpu0;
+    }
+  }
+  benchmark::DoNotOptimize(ref.sink);
+  const double it = static_cast<double>(state.iterations());
+  const double unit = ref.one_thread / it;
+  state.counters["ref_unit_ms"] = 1e3 * unit;
+  state.counters["ref_speedup_2t"] = ref.one_thread / ref.two_threads;
+  state.counters["mem_GBps"] = 2.0 * static_cast<double>(ref.buffer.size() * sizeof(uint64_t)) *
+                               it / ref.memory * 1e-9;
+  state.counters["crowd_ms_1t"] = 1e3 * wall[0] / it;
+  state.counters["crowd_ms_2t"] = 1e3 * wall[1] / it;
+  state.counters["crowd_speedup_2t"] = wall[0] / wall[1];
+  state.counters["chars_per_16.7ms_1t"] = n * (1.0 / 60.0) * it / wall[0];
+  state.counters["chars_per_16.7ms_2t"] = n * (1.0 / 60.0) * it / wall[1];
+  state.counters["cpu_ns_per_char_1t"] = 1e9 * cpu[0] / (it * n);
+  state.counters["cpu_ns_per_char_2t"] = 1e9 * cpu[1] / (it * n);
+  state.counters["chars_per_ref_unit_2t"] = n * unit * it / wall[1];
+}
+BENCHMARK(BM_CrowdInOneRun)
+    ->ArgName("characters")
+    ->Arg(4096)
+    ->Arg(20000)
+    ->UseRealTime()
+    ->MinTime(2.0)
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -37,7 +37,8 @@ TEST_F(WarriorsCli, UsageErrorsExit2) {
   const std::string clip = P("walk.anm");
   EXPECT_EQ(Run("warriors sample " + clip + " --frame nan").code, 2);
   EXPECT_EQ(Run("warriors sample " + clip + " --frame inf").code, 2);
-  EXPECT_EQ(Run("warriors sample " + clip + " --frame -1").code, 2);
+  EXPECT_EQ(Run("warriors sample " + clip + " --frame -inf").code, 2);
+  EXPECT_EQ(Run("warriors sample " + clip + " --frame -1e39").code, 2);
   EXPECT_EQ(Run("warriors sample " + clip + " --frame 3 --rate -0.5").code, 2);
   EXPECT_EQ(Run("warriors sample " + clip + " --frame 3 --rate 0.75").code, 0);
   EXPECT_EQ(Run("warriors clip-length --frames -5").code, 2);
@@ -45,6 +46,30 @@ TEST_F(WarriorsCli, UsageErrorsExit2) {
   EXPECT_EQ(Run("warriors clip-length --frames 21 --dt -0.03").code, 2);
   EXPECT_EQ(Run("warriors clip-length --frames 21 --rate nan").code, 2);
   EXPECT_EQ(Run("warriors pose " + P("none.json") + " --update -1 -o " + P("p.glb")).code, 2);
+}
+
+// warriors.txt "The key in force": t = (frame - key) / delta is not clamped, so a negative frame
+// carries the first key backwards: keys (0, 0, 0) @ 0 and (10, 0, 0) @ 10 give x = 10 x -3 / 10
+// = -3 at frame -3 (and 13 at frame 13 would be the held last key, 10).
+TEST_F(WarriorsCli, SampleAtNegativeFrames) {
+  ClipBuilder b;
+  b.name = "slide";
+  b.frames = 20;
+  b.translation = {{0, {0, 0, 0}}, {10, {10, 0, 0}}};
+  b.rotations[1] = {{0, {0, 0, 0, 1}}};
+  Writer w;
+  write_resource(w, make_anm_resource(b.build()));
+  write_file(dir_ / "slide.anm", w.bytes());
+  const auto x_at = [&](const std::string& frame) {
+    const Result r = Run("warriors sample " + P("slide.anm") + " --frame " + frame + " --json");
+    EXPECT_EQ(r.code, 0) << frame << ": " << r.err;
+    return r.code == 0 ? Json::parse(r.out)["root_translation"][0].get<double>() : 1e9;
+  };
+  EXPECT_NEAR(x_at("-3"), -3.0, 1e-5);
+  EXPECT_NEAR(x_at("-0.5"), -0.5, 1e-5);
+  EXPECT_NEAR(x_at("-100"), -100.0, 1e-4);
+  EXPECT_NEAR(x_at("5"), 5.0, 1e-5);
+  EXPECT_NEAR(x_at("13"), 10.0, 1e-5);
 }
 
 // warriors.txt "When a clip ends": 21 frames at 0.8 end after 26 updates; rate 0 never ends,

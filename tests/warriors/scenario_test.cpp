@@ -203,8 +203,36 @@ TEST(WarriorsScenario, DeepNestingIsAnError) {
     play_scenario(scenario, std::filesystem::temp_directory_path(), true, out);
     FAIL() << "no error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("nested deeper than"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("nested \"next\" tasks"), std::string::npos)
+        << e.what();
   }
+}
+
+// The chain limit and its message state one number (kMaxTaskNesting): a task with that many
+// `next` tasks nested in it plays; one more is refused, and the message names the limit.
+TEST(WarriorsScenario, NestingLimitAndMessageAgree) {
+  const auto dir = std::filesystem::temp_directory_path() / "animkit-warriors-nesting";
+  std::filesystem::create_directories(dir);
+  write_clip(dir, "a", 30);
+  const auto scenario_with = [](int nested) {
+    std::string task;
+    for (int i = 0; i < nested; ++i) task += R"({"do":"clip_then_next","anim":1,"next":)";
+    task += R"({"do":"loop","anim":1})" + std::string(nested, '}');
+    return Json::parse(R"({"engine":"warriors","clips":{"1":"a.anm"},"updates":2,"actions":[)" +
+                       task + "]}");
+  };
+  EXPECT_EQ(run(scenario_with(kMaxTaskNesting), dir).size(), 2u);
+  std::ostringstream out;
+  try {
+    play_scenario(scenario_with(kMaxTaskNesting + 1), dir, true, out);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("more than " + std::to_string(kMaxTaskNesting) +
+                                         " nested \"next\" tasks"),
+              std::string::npos)
+        << e.what();
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST(WarriorsScenario, BadInputIsAnError) {

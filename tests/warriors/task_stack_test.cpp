@@ -73,22 +73,103 @@ TEST(WarriorsHeldFlags, StartClearsHeldThenSetsStartBits) {
   EXPECT_EQ(inst.human.state_flags, 0x1u);
 }
 
-// The issue's example with one word per task (start bits = the held set): the old attack held
-// 0x1 and its 0x2c moved it to 0x2; the new attack holding 0x1 shows 0x1 from its first update,
-// not 0x3 until the fade drops the old one.
-TEST(WarriorsHeldFlags, NewAttackShowsOnlyItsBits) {
+// Issue 25's re-encoding of the earlier issue's attack example: an attack whose clip fires 0x2c
+// (and 0x2d / 0x48) holds every bit those events change, hold 0x40007, and starts with 0x1. The
+// spec's rule alone ("first clearing the bits it holds") then gives the new attack 0x1 at once:
+// the old attack's 0x2 is among the bits the new one holds. The old attack is released when the
+// fade drops it; it still holds 0x40006, all of which the new attack holds, so nothing goes.
+TEST(WarriorsHeldFlags, ReencodedAttackShowsOnlyItsBits) {
+  const PlayClip a = clip(30, 11, {{2, 0x2c}}), b = clip(30, 12);
+  CharacterInstance inst;
+  inst.insert_bottom(task(inst, 1, a, 0x40007, 0x1));
+  EXPECT_EQ(inst.human.state_flags, 0x1u);
+  for (int k = 0; k < 3; ++k) update(inst);
+  EXPECT_EQ(inst.human.state_flags, 0x2u);  // 0x2c: clear 0x1, set 0x2
+  EXPECT_EQ(inst.task(0)->held, 0x40006u);
+  inst.change(task(inst, 1, b, 0x40007, 0x1), 0.15f);
+  for (int k = 1; k <= 5; ++k) {
+    EXPECT_EQ(inst.human.state_flags, 0x1u) << k;
+    update(inst);
+  }
+  // 5 x 0.0333 = 0.167 passes 0.15: the fade and the old attack went on update 5.
+  EXPECT_EQ(inst.size(), 1);
+  EXPECT_EQ(inst.human.state_flags, 0x1u);
+}
+
+// The same example encoded as before (each attack holding only 0x1): the spec's rule gives 0x3
+// until the fade drops the old attack, whose release then clears the 0x2 it still holds. No rule
+// beyond the spec makes it 0x1 (README Choices, "Held flags").
+TEST(WarriorsHeldFlags, OneBitAttackKeepsTheOldPhaseUntilReleased) {
   const PlayClip a = clip(30, 11, {{2, 0x2c}}), b = clip(30, 12);
   CharacterInstance inst;
   inst.insert_bottom(task(inst, 1, a, 0x1, 0x1));
   for (int k = 0; k < 3; ++k) update(inst);
   EXPECT_EQ(inst.human.state_flags, 0x2u);
-  inst.change(task(inst, 1, b, 0x1, 0x1), 0.1f);
-  for (int k = 0; k < 5; ++k) {
-    EXPECT_EQ(inst.human.state_flags, 0x1u) << k;
+  inst.change(task(inst, 1, b, 0x1, 0x1), 0.15f);
+  for (int k = 1; k <= 4; ++k) {
+    EXPECT_EQ(inst.human.state_flags, 0x3u) << k;
     update(inst);
   }
+  EXPECT_EQ(inst.human.state_flags, 0x3u);
+  update(inst);  // update 5: the old attack released
   EXPECT_EQ(inst.size(), 1);
   EXPECT_EQ(inst.human.state_flags, 0x1u);
+}
+
+// A base loop holding 0x8000 and a loop holding 0x1 pushed on top: the pushed loop clears only
+// the bits it holds (0x1), so the word is 0x8001, and stays so while both play.
+TEST(WarriorsHeldFlags, PushedLoopKeepsTheBaseLoopsBits) {
+  const PlayClip base = clip(30, 1), over = clip(30, 2);
+  CharacterInstance inst;
+  inst.insert_bottom(task(inst, 1, base, 0x8000, 0x8000));
+  EXPECT_EQ(inst.human.state_flags, 0x8000u);
+  inst.push(task(inst, 1, over, 0x1, 0x1));
+  EXPECT_EQ(inst.human.state_flags, 0x8001u);
+  for (int k = 0; k < 40; ++k) update(inst);  // both loops wrap; nothing is released
+  EXPECT_EQ(inst.human.state_flags, 0x8001u);
+  EXPECT_EQ(inst.task(0)->held, 0x8000u);
+  EXPECT_EQ(inst.task(1)->held, 0x1u);
+}
+
+// A loop holding 0x1 changed to an idle (holding nothing) with a 0.45 s fade: the idle clears
+// nothing as it starts, and the loop's 0x1 goes only when the fade drops it, on the first update
+// whose elapsed time passes 0.45: 13 x 0.0333 = 0.433, 14 x 0.0333 = 0.467, so update 14.
+TEST(WarriorsHeldFlags, FadedOutLoopKeepsItsBitsUntilDropped) {
+  const PlayClip loop = clip(30, 1), idle = clip(60, 388);
+  CharacterInstance inst;
+  inst.insert_bottom(task(inst, 1, loop, 0x1, 0x1));
+  inst.change(task(inst, 1, idle), 0.45f);
+  EXPECT_EQ(inst.human.state_flags, 0x1u);
+  for (int k = 1; k <= 13; ++k) {
+    update(inst);
+    EXPECT_EQ(inst.human.state_flags, 0x1u) << k;
+    EXPECT_EQ(inst.size(), 3) << k;
+  }
+  update(inst);
+  EXPECT_EQ(inst.size(), 1);
+  EXPECT_EQ(inst.human.state_flags, 0x0u);
+}
+
+// A release spares the bits another task on the stack holds: the top loop (holding 0x1) faded
+// out leaves 0x1 to the base loop that holds it too; the base loop's own release, when a change
+// fades it out, clears everything it holds.
+TEST(WarriorsHeldFlags, ReleaseSparesAnotherTasksBits) {
+  const PlayClip base = clip(60, 1), over = clip(60, 2), next = clip(60, 3);
+  CharacterInstance inst;
+  inst.insert_bottom(task(inst, 1, base, 0x3, 0x3));
+  inst.push(task(inst, 1, over, 0x11, 0x11));
+  EXPECT_EQ(inst.human.state_flags, 0x13u);
+  inst.push(std::make_unique<FadeTask>(&inst, 0.05f, 1.0f));  // fades `over` out
+  update(inst);
+  EXPECT_EQ(inst.size(), 3);
+  update(inst);  // 0.0667 passes 0.05: `over` released; 0x10 goes, 0x1 stays (base holds it)
+  ASSERT_EQ(inst.size(), 1);
+  EXPECT_EQ(inst.human.state_flags, 0x3u);
+  inst.change(task(inst, 1, next), 0.05f);
+  update(inst);
+  update(inst);
+  ASSERT_EQ(inst.size(), 1);
+  EXPECT_EQ(inst.human.state_flags, 0x0u);
 }
 
 // A task holds its start bits even when they are outside the set it was given.
@@ -147,9 +228,9 @@ TEST(WarriorsHeldFlags, OnlyTheNewestTask) {
   CharacterInstance inst;
   inst.insert_bottom(task(inst, 1, a, 0x3, 0x1));
   inst.change(task(inst, 1, b, 0x200, 0x200), 1.0f);
-  EXPECT_EQ(inst.human.state_flags, 0x200u);  // the new newest took over 0x1 (README Choices)
+  EXPECT_EQ(inst.human.state_flags, 0x201u);  // the new task clears only what it holds
   for (int k = 0; k < 5; ++k) update(inst);
-  EXPECT_EQ(inst.human.state_flags, 0x200u);
+  EXPECT_EQ(inst.human.state_flags, 0x201u);  // the old task's 0x2c did not fire
   EXPECT_EQ(inst.task(1)->held, 0x3u);  // unmoved by its 0x2c
 }
 
@@ -162,8 +243,8 @@ TEST(WarriorsHeldFlags, ReleaseClearsWhatItStillHolds) {
   inst.insert_bottom(task(inst, 1, a, 0x400300, 0x400300, "a_end"));
   inst.human.state_flags |= 0x4000000000ull | 0x8000000000ull;
   inst.change(task(inst, 1, b, 0x100, 0x100), 0.05f);  // the new task holds 0x100 too
-  // The new newest task takes over the bits the old one held, then sets its own.
-  EXPECT_EQ(inst.human.state_flags, 0xC000000100ull);
+  // The new task clears the bits it holds (0x100) and sets them again; the old one's stay.
+  EXPECT_EQ(inst.human.state_flags, 0xC000400300ull);
   update(inst);
   EXPECT_EQ(inst.size(), 3);
   update(inst);
@@ -298,6 +379,76 @@ TEST(WarriorsFades, MoreThanSixFinishesTheNewestFade) {
   for (int i = 0; i < inst.size(); ++i) EXPECT_EQ(inst.task(i)->anim_id(), 1);
   inst.flush_deferred();
   EXPECT_EQ(callback_names(inst), (std::vector<std::string>{"b_end"}));
+}
+
+// The stack bottom to top as anim ids, a fade as F.
+std::string stack_text(const CharacterInstance& inst) {
+  std::string s;
+  for (int i = 0; i < inst.size(); ++i) {
+    if (!s.empty()) s += ' ';
+    s += inst.task(i)->type() == 9 ? std::string("F") : std::to_string(inst.task(i)->anim_id());
+  }
+  return s;
+}
+
+// warriors.txt "Fades" (0x00106cc8) and "The task stack" (0x001754e8 / 0x001753d8), the issue's
+// case: 13 loops, then changes of 1.05 s, one update after each. The expected stacks are derived
+// by hand from the spec's two rules:
+//   >12: "when t passes d, or the stack holds more than 12 tasks, the fade gives back itself and
+//        every task below the new one" -- the tasks between its new task and itself.
+//   >6:  insert and push "first finish the newest fade early when the stack already holds more
+//        than 6 tasks", and the finished fade cleans up as above.
+// No fade lives 32 updates (1.05 s), so only these two rules end fades here. Record +0x20 is the
+// top task's id, the bottom one's when the top is a fade (0x00175210, 0x001752c8).
+//
+// Loops 501..513 inserted at the bottom one by one: [513 ... 501], +0x20 = 501 (the top).
+// Change 1 (601): the insert finds 13 > 6 tasks but no fade; 14 tasks, then the push: 15.
+//   Update 1: the fade sees 15 > 12 and gives back itself and the 13 loops above 601: [601].
+// Change 2: [602 601 F]. Change 3: [603 602 601 F F] (the insert at 3, the push at 4 tasks).
+// Change 4: the insert at 5, the push at 6 (not more than 6): [604 603 602 601 F F F], 7 tasks.
+// Change 5: the insert at 7 > 6 first finishes the newest fade (change 4's, new one 604), which
+//   gives back 603 602 601 and the three fades: [604]; then [605 604 F].
+// From there on every three changes repeat changes 5, 6, 7: 3, 5, 7 tasks.
+TEST(WarriorsFades, MoreThanTwelveAndMoreThanSixAcrossChanges) {
+  std::vector<PlayClip> clips;
+  for (int id = 501; id <= 513; ++id) clips.push_back(clip(45, id));
+  for (int id = 601; id <= 620; ++id) clips.push_back(clip(45, id));
+  CharacterInstance inst;
+  for (int i = 0; i < 13; ++i) inst.insert_bottom(task(inst, 1, clips[i]));
+  EXPECT_EQ(stack_text(inst), "513 512 511 510 509 508 507 506 505 504 503 502 501");
+  EXPECT_EQ(inst.human.playing_anim, 501);
+
+  const std::vector<std::string> after_change = {
+      "601 513 512 511 510 509 508 507 506 505 504 503 502 501 F",  // 1
+      "602 601 F",                                                  // 2
+      "603 602 601 F F",                                            // 3
+      "604 603 602 601 F F F",                                      // 4
+      "605 604 F",                                                  // 5
+      "606 605 604 F F",                                            // 6
+      "607 606 605 604 F F F",                                      // 7
+      "608 607 F",                                                  // 8
+      "609 608 607 F F",                                            // 9
+      "610 609 608 607 F F F",                                      // 10
+      "611 610 F",                                                  // 11
+      "612 611 610 F F",                                            // 12
+      "613 612 611 610 F F F",                                      // 13
+      "614 613 F",                                                  // 14
+      "615 614 613 F F",                                            // 15
+      "616 615 614 613 F F F",                                      // 16
+      "617 616 F",                                                  // 17
+      "618 617 616 F F",                                            // 18
+      "619 618 617 616 F F F",                                      // 19
+      "620 619 F",                                                  // 20
+  };
+  for (int k = 1; k <= 20; ++k) {
+    inst.change(task(inst, 1, clips[12 + k]), 1.05f);
+    EXPECT_EQ(stack_text(inst), after_change[k - 1]) << "change " << k;
+    EXPECT_EQ(inst.human.playing_anim, 600 + k) << "change " << k;
+    update(inst);
+    // Only the first update changes the stack (the >12 clean-up); the fades run on.
+    EXPECT_EQ(stack_text(inst), k == 1 ? "601" : after_change[k - 1]) << "update " << k;
+    EXPECT_EQ(inst.human.playing_anim, 600 + k) << "update " << k;
+  }
 }
 
 // AnimTask_FlushDeferred releases in the order the tasks were given back: a completed fade

@@ -48,6 +48,19 @@ const CLI::Validator kFiniteNonNegative(
     },
     "FINITE >= 0");
 
+// --frame of `warriors sample`: any finite float32, negative included (warriors.txt, "The key in
+// force": t = (frame - key) / delta is not clamped); NaN and infinities are bad usage.
+const CLI::Validator kFiniteFrame(
+    [](std::string& text) -> std::string {
+      double v = 0;
+      if (!CLI::detail::lexical_cast(text, v) || !std::isfinite(v)) {
+        return "must be a finite number, not '" + text + "'";
+      }
+      if (std::fabs(v) > 3.4e38) return "does not fit a float32: '" + text + "'";
+      return {};
+    },
+    "FINITE");
+
 Json clean(Quat q) { return to_json(tagged(q, false)); }
 Json clean(Vec3 v) { return to_json(tagged(v, false)); }
 
@@ -57,9 +70,9 @@ void add_sample(CLI::App& group, Cli& cli) {
   static float frame = 0, rate = 1.0f;
   static int clip_index = -1, anim = -1;
   verb->add_option("file", file, "an .anm, character or pack file")->required();
-  verb->add_option("--frame", frame, "the frame (30 a second; fractions allowed)")
+  verb->add_option("--frame", frame, "the frame (30 a second; fractions and negatives allowed)")
       ->required()
-      ->check(kFiniteNonNegative);
+      ->check(kFiniteFrame);
   verb->add_option("--rate", rate, "the playback rate (scales root velocity and turn)")
       ->check(kFiniteNonNegative);
   verb->add_option("--clip", clip_index, "which clip of the file (0-based, file order)");

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <map>
 #include <ostream>
 
@@ -192,6 +193,35 @@ class AnimationDocument : public Document {
                 {"hooks", hooks}};
   }
   Json dump() const override { return to_json(a_); }
+  // Issue 31: every frame's origin and orientation finite (NaN would reach the samplers and
+  // glTF), each at its offset in the binary form (16-byte head, pos frames, then the frames).
+  std::vector<Finding> validate() const override {
+    std::vector<Finding> out;
+    auto check = [&](const AFrame& f, uint64_t at, const std::string& where) {
+      const float v[7] = {f.origin.x, f.origin.y, f.origin.z, f.orientation.w,
+                          f.orientation.x, f.orientation.y, f.orientation.z};
+      static constexpr const char* kNames[7] = {"origin.x", "origin.y", "origin.z", "orientation.w",
+                                                "orientation.x", "orientation.y", "orientation.z"};
+      for (int k = 0; k < 7; ++k) {
+        if (std::isfinite(v[k])) continue;
+        out.push_back({Finding::Level::kError, "NON_FINITE", where,
+                       fmt::format("offset {:#x}: {} is {}", at + 4 * k, kNames[k], v[k]), ""});
+      }
+    };
+    uint64_t at = 16;
+    for (size_t i = 0; i < a_.pos_frames.size(); ++i, at += 28) {
+      check(a_.pos_frames[i], at, fmt::format("pos_frames[{}]", i));
+    }
+    for (size_t i = 0; i < a_.frames.size(); ++i) {
+      Writer frame;
+      write_animation_frame(frame, a_.frames[i]);
+      for (size_t p = 0; p < a_.frames[i].parts.size(); ++p) {
+        check(a_.frames[i].parts[p], at + 28 * p, fmt::format("frames[{}].parts[{}]", i, p));
+      }
+      at += frame.pos();
+    }
+    return out;
+  }
   std::optional<Animated> to_neutral() const override {
     if (setup_) return creature_animation_to_neutral(*setup_, a_, 30.0f, creature_);
     return animation_to_neutral(a_, parts_ ? &*parts_ : nullptr);

@@ -11,6 +11,7 @@
 #include "animkit/asherons_call/dat.h"
 #include "animkit/asherons_call/dat_objects.h"
 #include "animkit/asherons_call/json_helpers.h"
+#include "animkit/core/json_text.h"
 #include "animkit/core/limits.h"
 
 namespace animkit::asherons_call {
@@ -350,7 +351,7 @@ int play_scenario(const Json& scenario, const std::filesystem::path& base, bool 
       }
       obj.update_object(dt);
       if (json) {
-        out << trace_json(obj, k, dt, inputs).dump() << "\n";
+        out << dump_json(trace_json(obj, k, dt, inputs)) << "\n";
       } else {
         out << trace_text(obj, k, dt, inputs) << "\n";
       }

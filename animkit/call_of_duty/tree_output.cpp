@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "animkit/core/error.h"
+#include "animkit/core/json_text.h"
 
 namespace animkit::call_of_duty {
 
@@ -22,24 +23,26 @@ std::vector<std::string> flag_names(uint8_t flags) {
 }
 
 Json diagnostic_json(const Diagnostic& d) {
-  return Json{{"file", d.file},
-              {"line", d.line},
-              {"column", d.column},
-              {"message", d.message},
-              {"level", d.is_error() ? "error" : "warning"}};
+  // issue 31: file names and messages quoting script text may hold any byte.
+  Json j;
+  put_text(j, "file", d.file);
+  j.update(Json{{"line", d.line}, {"column", d.column}});
+  put_text(j, "message", d.message);
+  j["level"] = d.is_error() ? "error" : "warning";
+  return j;
 }
 
 namespace {
 
 Json node_json(const LoadResult& r, size_t i) {
   const XAnimEntry& e = r.anim->entries[i];
-  Json n{{"index", i},
-         {"name", e.name},
-         {"parent", e.parent >= 0 ? Json(e.parent) : Json(nullptr)},
+  Json n{{"index", i}};
+  put_text(n, "name", e.name);
+  n.update(Json{{"parent", e.parent >= 0 ? Json(e.parent) : Json(nullptr)},
          {"first_child", e.first_child},
          {"child_count", e.child_count},
          {"flags", flag_names(e.flags)},
-         {"leaf", e.leaf}};
+         {"leaf", e.leaf}});
   if (e.source >= 0) {
     const AtrNode& s = r.parsed.nodes[e.source];
     if (s.synthetic) {
@@ -50,7 +53,7 @@ Json node_json(const LoadResult& r, size_t i) {
     }
   }
   if (e.leaf) {
-    n["asset"] = "xanim/" + e.name;
+    put_text(n, "asset", "xanim/" + e.name);
     if (e.asset && e.asset->looping) n["looping"] = *e.asset->looping;
     if (e.asset && e.asset->length) n["length"] = json_float(*e.asset->length);
   }
@@ -61,12 +64,14 @@ Json node_json(const LoadResult& r, size_t i) {
 Json tree_json_with(const LoadResult& r, Json nodes) {
   Json diags = Json::array();
   for (const Diagnostic& d : r.diagnostics) diags.push_back(diagnostic_json(d));
-  return Json{{"tree", r.tree_name},
-              {"loaded", r.loaded()},
+  Json j;
+  put_text(j, "tree", r.tree_name);
+  j.update(Json{{"loaded", r.loaded()},
               {"node_count", r.anim ? r.anim->node_count : 0},
               {"checksum", r.anim ? Json(r.anim->checksum) : Json(nullptr)},
               {"nodes", std::move(nodes)},
-              {"diagnostics", std::move(diags)}};
+              {"diagnostics", std::move(diags)}});
+  return j;
 }
 
 }  // namespace

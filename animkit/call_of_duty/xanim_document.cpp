@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "animkit/core/error.h"
+#include "animkit/core/json_text.h"
 
 namespace animkit::call_of_duty {
 
@@ -59,7 +60,9 @@ Json header_json(const XAnimFile& f) {
 Json notes_json(const XAnimFile& f) {
   Json j = Json::array();
   for (const XAnimTimedNote& n : xanim_notes(f)) {
-    Json e{{"name", n.name}, {"time", json_float(n.time)}};
+    Json e;
+    put_text(e, "name", n.name);  // issue 31: any byte out and back
+    e["time"] = json_float(n.time);
     e["frame"] = n.frame >= 0 ? Json(n.frame) : Json(nullptr);
     j.push_back(std::move(e));
   }
@@ -91,8 +94,8 @@ class XAnimDocument : public Document {
   Json info() const override {
     size_t keys = 0;
     for (const XAnimPart& p : x_.parts) keys += p.rotation.key_count + p.translation.key_count;
-    Json j{{"format", "cod-xanim"}, {"engine", "call_of_duty"}, {"file", file_},
-           {"name", x_.name}};
+    Json j{{"format", "cod-xanim"}, {"engine", "call_of_duty"}, {"file", json_text(file_)}};
+    put_text(j, "name", x_.name);
     const Json header = header_json(x_);
     for (const auto& [k, v] : header.items()) j[k] = v;
     j["parts"] = x_.parts.size();
@@ -106,14 +109,17 @@ class XAnimDocument : public Document {
     Json parts = Json::array();
     for (size_t i = 0; i < x_.parts.size(); ++i) {
       const XAnimPart& p = x_.parts[i];
-      parts.push_back(Json{{"index", i},
-                           {"name", p.name},
-                           {"name_offset", p.name_offset},
-                           {"sign", p.sign},
-                           {"rotation", rotation_json(p.rotation)},
-                           {"translation", translation_json(p.translation)}});
+      Json part{{"index", i}};
+      put_text(part, "name", p.name);
+      part["name_offset"] = p.name_offset;
+      part["sign"] = p.sign;
+      part["rotation"] = rotation_json(p.rotation);
+      part["translation"] = translation_json(p.translation);
+      parts.push_back(std::move(part));
     }
-    Json j{{"format", "cod-xanim"}, {"name", x_.name}, {"header", header_json(x_)}};
+    Json j{{"format", "cod-xanim"}};
+    put_text(j, "name", x_.name);
+    j["header"] = header_json(x_);
     if (x_.has_delta) {
       j["delta"] = Json{{"rotation", rotation_json(x_.delta_rotation)},
                         {"translation", translation_json(x_.delta_translation)}};
@@ -278,21 +284,23 @@ Json sample_json(const XAnimFile& f, float t, XAnimPlatform platform) {
   Json parts = Json::array();
   for (const XAnimPart& p : f.parts) {
     const XAnimPartPose pose = sample_part(p, at);
-    Json j{{"name", p.name},
-           {"lanes", to_json(pose.lanes)},
+    Json j;
+    put_text(j, "name", p.name);
+    j.update(Json{{"lanes", to_json(pose.lanes)},
            {"rotation", to_json(pose.rotation())},
            {"translation", to_json(pose.translation)},
            {"has_rotation", pose.has_rotation},
-           {"has_translation", pose.has_translation}};
+           {"has_translation", pose.has_translation}});
     if (pose.undefined) j["undefined"] = true;
     parts.push_back(std::move(j));
   }
-  Json j{{"name", f.name},
-         {"time", json_float(t)},
-         {"last", at.last},
-         {"ft", json_float(at.ft)},
-         {"frame", at.f},
-         {"parts", std::move(parts)}};
+  Json j;
+  put_text(j, "name", f.name);
+  j.update(Json{{"time", json_float(t)},
+                {"last", at.last},
+                {"ft", json_float(at.ft)},
+                {"frame", at.f},
+                {"parts", std::move(parts)}});
   if (f.has_delta) {
     const XAnimDeltaSample d = sample_delta(f, at);
     j["delta"] = Json{{"rotation", Json::array({json_float(d.z), json_float(d.w)})},

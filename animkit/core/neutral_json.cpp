@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "animkit/core/joint_match.h"
+#include "animkit/core/json_text.h"
 
 namespace animkit {
 
@@ -18,7 +19,9 @@ Interpolation interpolation_from(const std::string& s) {
 
 template <class T>
 Json track_json(const Track<T>& t, const std::string& joint, const char* channel) {
-  Json j{{"joint", joint}, {"channel", channel}, {"interpolation", to_string(t.interpolation)}};
+  Json j;
+  put_text(j, "joint", joint);  // names keep every byte (issue 31, json_util.h)
+  j.update(Json{{"channel", channel}, {"interpolation", to_string(t.interpolation)}});
   Json times = Json::array(), values = Json::array();
   for (float v : t.times) times.push_back(json_float(v));
   for (const T& v : t.values) values.push_back(to_json(v));
@@ -77,7 +80,9 @@ class NeutralDocument : public Document {
 Json to_json(const Skeleton& s) {
   Json joints = Json::array();
   for (size_t i = 0; i < s.num_joints(); ++i) {
-    Json j{{"name", s.names[i]}, {"parent", s.parents[i]}};
+    Json j;
+    put_text(j, "name", s.names[i]);
+    j["parent"] = s.parents[i];
     j.update(to_json(s.rest[i]));
     joints.push_back(std::move(j));
   }
@@ -95,12 +100,16 @@ Json to_json(const Clip& c, const Skeleton& s) {
   }
   Json events = Json::array();
   for (const Event& e : c.events) {
-    events.push_back({{"time", json_float(e.time)}, {"name", e.name},
-                      {"payload", Json::parse(e.payload.empty() ? "{}" : e.payload)}});
+    Json je{{"time", json_float(e.time)}};
+    put_text(je, "name", e.name);
+    je["payload"] = Json::parse(e.payload.empty() ? "{}" : e.payload);
+    events.push_back(std::move(je));
   }
-  return {{"name", c.name},         {"duration", json_float(c.duration)},
-          {"frame_rate", json_float(c.frame_rate)}, {"looping", c.looping},
-          {"tracks", std::move(tracks)}, {"events", std::move(events)}};
+  Json j;
+  put_text(j, "name", c.name);
+  j.update(Json{{"duration", json_float(c.duration)}, {"frame_rate", json_float(c.frame_rate)},
+                {"looping", c.looping}, {"tracks", std::move(tracks)}, {"events", std::move(events)}});
+  return j;
 }
 
 Json to_json(const Animated& a) {
@@ -116,25 +125,26 @@ Animated animated_from_json(const Json& root) {
       throw Error("not an animkit neutral document ({\"animkit\": \"neutral\", ...})");
     }
     for (const Json& j : root.at("skeleton").at("joints")) {
+      const std::string name = text_from_json(j, "name", "joint name");
       Transform t;
       if (j.contains("translation")) t.translation = vec3_from_json(j["translation"], "translation");
       if (j.contains("rotation")) t.rotation = normalize(quat_from_json(j["rotation"], "rotation"));
       if (j.contains("scale")) t.scale = vec3_from_json(j["scale"], "scale");
       const Json& jp = j.contains("parent") ? j["parent"] : Json(-1);
       if (!jp.is_number_integer() || jp.get<int64_t>() < -1 || jp.get<int64_t>() > 32767) {
-        throw Error(fmt::format("joint '{}': parent {} is not a joint index", j.at("name").get<std::string>(), jp.dump()));
+        throw Error(fmt::format("joint '{}': parent {} is not a joint index", json_text(name), jp.dump()));
       }
       const int parent = static_cast<int>(jp.get<int64_t>());
       if (parent < -1 || parent >= static_cast<int>(a.skeleton.num_joints())) {
         throw Error(fmt::format("joint '{}': parent {} must name an earlier joint",
-                                j.at("name").get<std::string>(), parent));
+                                json_text(name), parent));
       }
-      a.skeleton.add_joint(j.at("name").get<std::string>(), parent, t);
+      a.skeleton.add_joint(name, parent, t);
     }
     if (std::string e = a.skeleton.validate(); !e.empty()) throw Error(e);
     for (const Json& jc : root.value("clips", Json::array())) {
       Clip c;
-      c.name = jc.value("name", std::string());
+      if (jc.contains("name")) c.name = text_from_json(jc, "name", "clip name");
       c.duration = jc.contains("duration") ? float_from_json(jc["duration"], "duration") : 0.f;
       c.frame_rate = jc.contains("frame_rate") ? float_from_json(jc["frame_rate"], "frame_rate") : 30.f;
       c.looping = jc.value("looping", false);
@@ -145,7 +155,7 @@ Animated animated_from_json(const Json& root) {
         if (joint.is_number_integer()) {
           const int64_t i = joint.get<int64_t>();
           index = i >= 0 && i < 32768 ? static_cast<int>(i) : -1;
-        } else if (auto found = a.skeleton.find(joint.get<std::string>())) {
+        } else if (auto found = a.skeleton.find(text_from_json(jt, "joint", "track joint"))) {
           index = *found;
         }
         if (index < 0 || index >= static_cast<int>(c.joints.size())) {
@@ -159,7 +169,8 @@ Animated animated_from_json(const Json& root) {
         else throw Error(fmt::format("clip '{}': unknown channel '{}'", c.name, channel));
       }
       for (const Json& je : jc.value("events", Json::array())) {
-        c.events.push_back({float_from_json(je.at("time"), "event time"), je.value("name", std::string()),
+        c.events.push_back({float_from_json(je.at("time"), "event time"),
+                            je.contains("name") ? text_from_json(je, "name", "event name") : std::string(),
                             je.value("payload", Json::object()).dump()});
       }
       if (std::string e = c.validate(a.skeleton.num_joints()); !e.empty()) {

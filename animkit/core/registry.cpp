@@ -140,29 +140,4 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
   write_file(path, {reinterpret_cast<const uint8_t*>(text.data()), text.size()});
 }
 
-Json parse_json(std::string_view text, const std::string& file) {
-  // Copying, dumping and walking a value recurse once per level: nesting is bounded (issue 19: a
-  // scenario of 40,000 nested tasks overflowed the stack).
-  constexpr int kMaxDepth = 512;
-  auto depth = [&](int level, nlohmann::json::parse_event_t event, Json&) {
-    if (level >= kMaxDepth && (event == nlohmann::json::parse_event_t::object_start ||
-                               event == nlohmann::json::parse_event_t::array_start)) {
-      throw Error(fmt::format("invalid JSON: nested deeper than {} levels", kMaxDepth),
-                  std::nullopt, file);
-    }
-    return true;
-  };
-  try {
-    return Json::parse(text.begin(), text.end(), depth);
-  } catch (const nlohmann::json::parse_error& e) {
-    // nlohmann's byte position is 1-based and counts the byte it stopped at.
-    const uint64_t at = e.byte > 0 ? e.byte - 1 : 0;
-    std::string what = e.what();
-    if (auto p = what.find("syntax error"); p != std::string::npos) what = what.substr(p);
-    throw Error("invalid JSON: " + what, at, file);
-  } catch (const nlohmann::json::exception& e) {  // e.g. a number too large for a double
-    throw Error(std::string("invalid JSON: ") + e.what(), std::nullopt, file);
-  }
-}
-
 }  // namespace animkit

@@ -62,6 +62,15 @@ std::string printable(std::string_view s, Keep keep, Backslash backslash) {
   return out;
 }
 
+bool is_utf8(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    const size_t n = utf8_length(s, i);
+    if (n == 0) return false;
+    i += n;
+  }
+  return true;
+}
+
 std::string printable(std::span<const uint8_t> bytes, Keep keep, Backslash backslash) {
   return printable(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), keep,
                    backslash);

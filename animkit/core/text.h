@@ -32,6 +32,8 @@ std::string printable(std::string_view bytes, Keep keep = Keep::kUtf8,
                       Backslash backslash = Backslash::kEscaped);
 std::string printable(std::span<const uint8_t> bytes, Keep keep = Keep::kUtf8,
                       Backslash backslash = Backslash::kEscaped);
+// Whether the bytes are valid UTF-8 (RFC 3629, as printable() reads it; controls included).
+bool is_utf8(std::string_view bytes);
 // The inverse of printable(): "\xNN" becomes its byte; any other text is copied. Throws
 // animkit::Error on a backslash not followed by 'x' and two hex digits.
 std::string from_printable(std::string_view text);

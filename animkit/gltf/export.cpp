@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "animkit/core/json_text.h"
 #include "animkit/core/local_to_model_job.h"
 #include "animkit/core/sampling_job.h"
 #include "animkit/core/writer.h"
@@ -99,10 +100,12 @@ Document build(const Animated& a, const ExportOptions& options) {
   for (size_t i = 0; i < sk.num_joints(); ++i) {
     const Transform& r = sk.rest[i];
     const Quat q = normalize(r.rotation);
-    Json node{{"name", sk.names[i]},
+    // glTF names are UTF-8 strings: other bytes go escaped, exact in extras (issue 31).
+    Json node{{"name", json_text(sk.names[i])},
               {"translation", to_json(r.translation)},
               {"rotation", to_json(q)},
               {"scale", to_json(r.scale)}};
+    if (std::string hex = text_hex(sk.names[i]); !hex.empty()) node["extras"] = {{"name_hex", hex}};
     nodes.push_back(std::move(node));
     if (sk.parents[i] < 0) roots.push_back(i);
   }
@@ -153,22 +156,29 @@ Document build(const Animated& a, const ExportOptions& options) {
     }
     Json events = Json::array();
     for (const Event& e : clip.events) {
-      events.push_back({{"time", json_float(e.time)}, {"name", e.name},
-                        {"payload", Json::parse(e.payload.empty() ? "{}" : e.payload)}});
+      Json je{{"time", json_float(e.time)}};
+      put_text(je, "name", e.name);
+      je["payload"] = Json::parse(e.payload.empty() ? "{}" : e.payload);
+      events.push_back(std::move(je));
     }
-    animations.push_back({{"name", clip.name},
+    Json extras{{"duration", json_float(clip.duration)},
+                {"frame_rate", json_float(clip.frame_rate)},
+                {"looping", clip.looping},
+                {"events", std::move(events)}};
+    if (std::string hex = text_hex(clip.name); !hex.empty()) extras["name_hex"] = hex;
+    animations.push_back({{"name", json_text(clip.name)},
                           {"channels", std::move(channels)},
                           {"samplers", std::move(samplers)},
-                          {"extras", {{"duration", json_float(clip.duration)},
-                                      {"frame_rate", json_float(clip.frame_rate)},
-                                      {"looping", clip.looping},
-                                      {"events", std::move(events)}}}});
+                          {"extras", std::move(extras)}});
   }
   j["nodes"] = std::move(nodes);
   j["scenes"] = Json::array({{{"name", "animkit"}, {"nodes", roots}}});
   j["scene"] = 0;
   if (!animations.empty()) j["animations"] = std::move(animations);
-  if (!a.notes.empty()) j["asset"]["extras"] = {{"notes", a.notes}};
+  if (!a.notes.empty()) {
+    j["asset"]["extras"] = Json::object();
+    put_texts(j["asset"]["extras"], "notes", a.notes);
+  }
   j["buffers"] = Json::array({{{"byteLength", doc.buffer.size()}}});
   return doc;
 }

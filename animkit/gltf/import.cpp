@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "animkit/core/error.h"
+#include "animkit/core/json_text.h"
 #include "animkit/core/limits.h"
 
 namespace animkit::gltf {
@@ -181,6 +182,29 @@ std::vector<int> node_parents(const GltfReader& r) {
   return parent;
 }
 
+Json extras_of(const GltfReader& r, const std::string& text, const std::string& what) {
+  if (text.empty()) return Json::object();
+  try {
+    Json j = Json::parse(text);
+    return j.is_object() ? j : Json::object();
+  } catch (const std::exception& e) {
+    r.fail(fmt::format("{}: extras are not JSON: {}", what, e.what()));
+  }
+}
+
+// A name with its exact bytes when the exporter carried them (`extras.name_hex`, issue 31):
+// glTF names are UTF-8, so a name that was not is written escaped with its bytes beside.
+std::string exact_name(const GltfReader& r, const std::string& name, const std::string& extras_text,
+                       const std::string& what) {
+  const Json extras = extras_of(r, extras_text, what);
+  if (!extras.contains("name_hex")) return name;
+  try {
+    return text_from_json(Json(name), &extras["name_hex"], what + " name");
+  } catch (const Error& e) {
+    r.fail(e.message());
+  }
+}
+
 struct JointSet {
   std::vector<int> nodes;          // joint index -> node index
   std::vector<int> joint_of_node;  // node index -> joint index, or -1
@@ -266,20 +290,13 @@ JointSet find_joints(const GltfReader& r, const std::vector<int>& parent, Animat
                                       "its transform is not part of the skeleton",
                                       m.nodes[n].name, m.nodes[parent[n]].name));
     }
-    const std::string name = m.nodes[n].name.empty() ? fmt::format("node_{}", n) : m.nodes[n].name;
+    const std::string name = m.nodes[n].name.empty()
+                                 ? fmt::format("node_{}", n)
+                                 : exact_name(r, m.nodes[n].name, m.nodes[n].extras_json_string,
+                                              fmt::format("node {}", n));
     out.skeleton.add_joint(name, p == -1 ? -1 : js.joint_of_node[p], rest_of(m.nodes[n]));
   }
   return js;
-}
-
-Json extras_of(const GltfReader& r, const std::string& text, const std::string& what) {
-  if (text.empty()) return Json::object();
-  try {
-    Json j = Json::parse(text);
-    return j.is_object() ? j : Json::object();
-  } catch (const std::exception& e) {
-    r.fail(fmt::format("{}: extras are not JSON: {}", what, e.what()));
-  }
 }
 
 float extras_number(const GltfReader& r, const Json& j, const std::string& what) {
@@ -313,7 +330,8 @@ Clip read_clip(const GltfReader& r, size_t index, const JointSet& js, size_t num
                Animated& out) {
   const tinygltf::Animation& a = r.model().animations[index];
   Clip clip;
-  clip.name = a.name.empty() ? fmt::format("animation_{}", index) : a.name;
+  clip.name = a.name.empty() ? fmt::format("animation_{}", index)
+                             : exact_name(r, a.name, a.extras_json_string, fmt::format("animation {}", index));
   const std::string where = fmt::format("animation '{}'", clip.name);
   clip.joints.resize(num_joints);
   std::set<std::pair<int, std::string>> targets;
@@ -388,7 +406,11 @@ Clip read_clip(const GltfReader& r, size_t index, const JointSet& js, size_t num
       }
       Event ev;
       ev.time = extras_number(r, j["time"], ew + ".time");
-      ev.name = j["name"].get<std::string>();
+      try {
+        ev.name = text_from_json(j, "name", ew + ".name");
+      } catch (const Error& e) {
+        r.fail(e.message());
+      }
       ev.payload = j.contains("payload") ? j["payload"].dump() : "{}";
       clip.events.push_back(std::move(ev));
     }
@@ -445,8 +467,16 @@ Animated read(const std::filesystem::path& path, Bytes bytes, const ImportOption
   }
   const Json asset = extras_of(r, model.asset.extras_json_string, "asset");
   if (asset.contains("notes") && asset["notes"].is_array()) {
-    for (const Json& n : asset["notes"]) {
-      if (n.is_string()) out.notes.push_back(n.get<std::string>());
+    const Json& hex = asset.value("notes_hex", Json::array());
+    for (size_t i = 0; i < asset["notes"].size(); ++i) {
+      const Json& n = asset["notes"][i];
+      if (!n.is_string()) continue;
+      const bool exact = hex.is_array() && i < hex.size() && hex[i].is_string();
+      try {
+        out.notes.push_back(text_from_json(n, exact ? &hex[i] : nullptr, "asset extras.notes"));
+      } catch (const Error& e) {
+        r.fail(e.message());
+      }
     }
   }
   return out;

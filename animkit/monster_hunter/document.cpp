@@ -400,7 +400,36 @@ Json MonsterDocument::dump() const {
   return to_json(*pack_);
 }
 
+namespace {
+
+// Issue 31: a bind pose number that is not finite would reach the samplers and glTF as NaN.
+// Not a rule of the reference tool: its own code, at the float's offset (skeleton layout:
+// params from 0x18, then each bone's section; scale at +0x1C, rotation +0x2C, position +0x3C).
+void non_finite_rule(const Skeleton& s, std::vector<Finding>& out) {
+  size_t bone_at = 0x18 + 4 * s.params.size();
+  for (size_t i = 0; i < s.bones.size(); ++i) {
+    const Bone& b = s.bones[i];
+    const std::pair<const char*, const std::array<float, 4>*> fields[] = {
+        {"scale", &b.bind_scale}, {"rotation", &b.bind_rotation}, {"position", &b.bind_position}};
+    for (size_t f = 0; f < 3; ++f) {
+      for (size_t k = 0; k < 3; ++k) {
+        const float v = (*fields[f].second)[k];
+        if (std::isfinite(v)) continue;
+        out.push_back({Finding::Level::kError, "NON_FINITE", fmt::format("bone {}", i),
+                       fmt::format("offset {:#x}: bone {} {}.{} is {}", bone_at + 0x1C + 16 * f + 4 * k,
+                                   i, fields[f].first, "xyz"[k], v),
+                       "write a finite number"});
+      }
+    }
+    bone_at += b.section_size();
+  }
+}
+
+}  // namespace
+
 std::vector<Finding> MonsterDocument::validate() const {
+  std::vector<Finding> out;
+  if (skeleton_) non_finite_rule(*skeleton_, out);
   RuleInputs in;
   in.skeleton = skeleton_ ? &*skeleton_ : nullptr;
   in.pack = pack_ ? &*pack_ : nullptr;
@@ -408,7 +437,8 @@ std::vector<Finding> MonsterDocument::validate() const {
   in.model = model_ ? &*model_ : nullptr;
   in.em = options_.em;
   in.strict = options_.strict;
-  return monster_hunter::validate(in);
+  for (Finding& f : monster_hunter::validate(in)) out.push_back(std::move(f));
+  return out;
 }
 
 std::string MonsterDocument::finding_line(const Finding& finding) const {

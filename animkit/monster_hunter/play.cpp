@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <ostream>
 
+#include "animkit/core/json_text.h"
 #include "animkit/core/limits.h"
 #include "animkit/monster_hunter/document.h"
 #include "animkit/monster_hunter/entries.h"
@@ -104,7 +105,7 @@ int play(const Json& scenario, const std::filesystem::path& base, const PlayOpti
     }
     if (!joints.empty()) line["positions"] = pos;
     if (options.json) {
-      out << line.dump() << "\n";
+      out << dump_json(std::move(line)) << "\n";
     } else {
       out << to_text(line);
     }

@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "animkit/core/error.h"
+#include "animkit/core/json_text.h"
 #include "animkit/core/limits.h"
 #include "animkit/shadow_of_war/anix.h"
 #include "animkit/shadow_of_war/anix_document.h"
@@ -614,7 +615,7 @@ int play(const Json& s, const std::filesystem::path& base, const PlayOptions& op
     if (options.json) {
       Json line = frame_json(scene, f, time);
       if (!errors.empty()) line["errors"] = errors;
-      out << line.dump() << "\n";
+      out << dump_json(std::move(line)) << "\n";
     } else {
       out << frame_text(scene, f, time);
       for (const std::string& e : errors) out << fmt::format("frame {:4} error: {}\n", f, e);

@@ -9,6 +9,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "animkit/core/json_text.h"
 #include "animkit/core/limits.h"
 #include "animkit/core/registry.h"
 #include "animkit/warriors/character.h"
@@ -561,7 +562,7 @@ int play(const Json& scenario, const std::filesystem::path& base, const PlayOpti
       line["velocity"] = to_json(inst.human.velocity);
       line["position"] = to_json(inst.human.position);
       if (want_pose) line["pose"] = pose_json(inst);
-      out << line.dump() << "\n";
+      out << dump_json(std::move(line)) << "\n";
     } else {
       std::string tasks;
       for (int i = 0; i < inst.size(); ++i) {

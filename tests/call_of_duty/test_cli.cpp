@@ -4,8 +4,11 @@
 
 #include <filesystem>
 
+#include "animkit/core/json_text.h"
 #include "animkit/core/json_util.h"
+#include "animkit/core/neutral_json.h"
 #include "animkit/core/registry.h"
+#include "animkit/core/text.h"
 #include "tests/common/run_cli.h"
 #include "xanim_fixtures.h"
 #include "zip_writer.h"
@@ -179,6 +182,64 @@ TEST_F(CodCli, ExportThenImportGivesTheXAnimBack) {
   // --frame-rate that is not whole: exit 1.
   EXPECT_EQ(Run("import " + P("walk.glb") + " --as cod-xanim --frame-rate 29.97 -o " + P("x")).code,
             1);
+}
+
+}  // namespace
+}  // namespace animkit::call_of_duty
+
+namespace animkit::call_of_duty {
+namespace {
+
+// Issue 31, item 2: names with bytes that are not UTF-8 (no NUL: xanim names and file names are C
+// strings) go out of every JSON writer as valid JSON, the escaped text with the exact bytes beside
+// (`<key>_hex`), and come back exactly through the JSON readers.
+const std::string kHostile = "j\x01\x7f\xe9\xff\xe2\x82";
+
+TEST_F(CodCli, AnyByteOutAndBack) {
+  XAnimFile f;
+  f.header.num_frames = 2;
+  f.header.frame_rate = 30;
+  f.parts.push_back(testing::part(kHostile, false, testing::rot(true, {}, {}), testing::trans({}, {})));
+  f.notes = {testing::note("n" + kHostile, 1)};
+  const std::vector<uint8_t> b = testing::xanim_bytes(f);
+  Write("h_anim", std::string(b.begin(), b.end()));
+  const std::string expected = printable(kHostile);
+  EXPECT_EQ(expected, R"(j\x01\x7f\xe9\xff\xe2\x82)");
+
+  Result r = Run("dump --json " + P("h_anim"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  Json j = parse_json(r.out, "dump");  // parses: valid UTF-8 throughout
+  EXPECT_EQ(j["parts"][0]["name"], expected);
+  EXPECT_EQ(j["parts"][0]["name_hex"], "6a017fe9ffe282");
+  EXPECT_EQ(text_from_json(j["parts"][0], "name", "part"), kHostile);
+  EXPECT_EQ(text_from_json(j["notetracks"][0], "name", "note"), "n" + kHostile);
+
+  r = Run("cod sample --json " + P("h_anim"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(text_from_json(parse_json(r.out, "sample")["parts"][0], "name", "part"), kHostile);
+
+  // glTF: the node name escaped, its bytes in the node's extras; import takes them back.
+  r = Run("export " + P("h_anim") + " -o " + P("h.gltf"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  j = parse_json(Slurp(dir_ / "h.gltf"), "h.gltf");
+  EXPECT_EQ(j["nodes"][1]["name"], expected);
+  EXPECT_EQ(j["nodes"][1]["extras"]["name_hex"], "6a017fe9ffe282");
+  r = Run("import " + P("h.gltf") + " --as neutral-json -o " + P("h.json"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Animated a = animated_from_json(parse_json(Slurp(dir_ / "h.json"), "h.json"));
+  EXPECT_EQ(a.skeleton.names[1], kHostile);
+  ASSERT_EQ(a.clips.size(), 1u);
+  ASSERT_EQ(a.clips[0].events.size(), 1u);
+  EXPECT_EQ(a.clips[0].events[0].name, "n" + kHostile);
+
+  // A script file named l\xff.gsc: refs and lint write its name escaped, with its bytes.
+  const std::string script = "l\xff.gsc";
+  Write("mod/maps/" + script, "#using_animtree(\"t\");\nf() { x = %b; }\n");
+  Write("t.atr", "a\nb\n");
+  r = Run("cod refs --json '" + P("mod/maps/" + script) + "' --tree " + P("t.atr"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  j = parse_json(r.out, "refs");
+  EXPECT_EQ(text_from_json(j["references"][0], "file", "file"), P("mod/maps/" + script));
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "animkit/core/json_text.h"
 #include "animkit/core/registry.h"
 
 namespace animkit::cli {
@@ -19,6 +20,13 @@ struct Cli {
   int exit_code = 0;  // set by a verb: 0 ok, 1 invalid input
   std::ostream& out = std::cout;
   std::ostream& err = std::cerr;
+  // A verb that finishes its output and then exits 1 (validate with errors, a tree that does not
+  // load) says why here; main prints it as the one `error:` line on stderr (issue 31, item 4).
+  std::string error;
+  void fail(const std::string& file, const std::string& why) {
+    exit_code = 1;
+    if (error.empty()) error = file.empty() ? why : file + ": " + why;
+  }
 };
 
 // Adds the engines' shared options (--skeleton, --game, ...) and --format to a verb, collecting
@@ -27,8 +35,11 @@ void add_engine_options(CLI::App& verb, Cli& cli, Options& options);
 // Opens the files named on the command line, or, when none are, the set the options name.
 std::vector<std::unique_ptr<Document>> open_documents(Cli& cli, const std::vector<std::string>& files,
                                                       const Options& options);
-// Skeleton + clips from the documents: the first skeleton, and every clip that fits it.
-Animated merge_neutral(const std::vector<std::unique_ptr<Document>>& documents);
+// Skeleton + clips from the documents: the first skeleton, and every clip that fits it. `files`
+// names the documents in order (errors name them); a number that is not finite where the
+// samplers and glTF need one is an error (issue 31).
+Animated merge_neutral(const std::vector<std::unique_ptr<Document>>& documents,
+                       const std::vector<std::string>& files = {});
 
 // The shared verbs.
 void add_info_verb(CLI::App& app, Cli& cli);
@@ -49,6 +60,17 @@ void add_monster_hunter_verbs(CLI::App& app, Cli& cli);
 void add_call_of_duty_verbs(CLI::App& app, Cli& cli);
 void add_asherons_call_verbs(CLI::App& app, Cli& cli);
 void add_shadow_of_war_verbs(CLI::App& app, Cli& cli);
+
+// The one rule for numbers on the command line (issue 31, item 3): every floating-point option
+// of every verb takes a finite number that fits a float32 (the engines' type); NaN, +-inf and
+// 1e39 are usage errors naming the option (exit 2). check_numbers adds the validator to every
+// FLOAT option of `app` and its verbs, after they are all declared, so no verb can miss it.
+// Integer options are CLI11's own: it refuses "nan", "inf" and values out of the type's range.
+extern const CLI::Validator kFiniteFloat;
+void check_numbers(CLI::App& app);
+// A value computed from an option (seconds x the file's frequency): a usage error naming the
+// option when it is not finite.
+float finite_option_value(double value, const std::string& option);
 
 // Registers every module's formats (core first).
 void register_all(Registry& registry);

@@ -1,6 +1,11 @@
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cfloat>
+#include <cmath>
+#include <cstdlib>
 #include <set>
 
 #include "cli.h"
@@ -27,6 +32,32 @@ void add_engine_options(CLI::App& verb, Cli& cli, Options& options) {
   }
 }
 
+const CLI::Validator kFiniteFloat(
+    [](std::string& text) -> std::string {
+      const char* begin = text.c_str();
+      char* end = nullptr;
+      const double v = std::strtod(begin, &end);
+      if (end == begin || *end != '\0') return {};  // not a number: the conversion reports it
+      if (std::isnan(v)) return "NaN is not a number here";
+      if (!(std::fabs(v) <= FLT_MAX)) return fmt::format("{} is not a finite float32", text);
+      return {};
+    },
+    "", "finite");
+
+void check_numbers(CLI::App& app) {
+  for (CLI::Option* o : app.get_options()) {
+    if (o->get_type_name() == "FLOAT") o->check(kFiniteFloat);
+  }
+  for (CLI::App* verb : app.get_subcommands({})) check_numbers(*verb);
+}
+
+float finite_option_value(double value, const std::string& option) {
+  if (!(std::fabs(value) <= FLT_MAX)) {
+    throw CLI::ValidationError(option, fmt::format("the value gives {}, not a finite float32", value));
+  }
+  return static_cast<float>(value);
+}
+
 std::vector<std::unique_ptr<Document>> open_documents(Cli& cli,
                                                       const std::vector<std::string>& files,
                                                       const Options& options) {
@@ -47,17 +78,56 @@ std::vector<std::unique_ptr<Document>> open_documents(Cli& cli,
   return docs;
 }
 
-Animated merge_neutral(const std::vector<std::unique_ptr<Document>>& documents) {
+namespace {
+
+bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+bool finite(Quat q) { return finite(Vec3{q.x, q.y, q.z}) && std::isfinite(q.w); }
+
+// A NaN or infinity where the samplers and glTF need a finite number is the file's error
+// (issue 31): export, pose, plot and view refuse it rather than write or draw NaN.
+void check_finite(const Animated& a, const std::string& file) {
+  const Skeleton& sk = a.skeleton;
+  for (size_t i = 0; i < sk.rest.size(); ++i) {
+    const Transform& t = sk.rest[i];
+    if (!finite(t.translation) || !finite(t.rotation) || !finite(t.scale)) {
+      throw Error(fmt::format("joint {} ('{}'): the rest pose holds a number that is not finite", i,
+                              json_text(sk.names[i])),
+                  std::nullopt, file);
+    }
+  }
+  for (const Clip& c : a.clips) {
+    if (std::string e = c.validate(c.joints.size()); !e.empty()) {
+      throw Error(fmt::format("clip '{}': {}", json_text(c.name), e), std::nullopt, file);
+    }
+    if (!std::isfinite(c.duration) || !std::isfinite(c.frame_rate)) {
+      throw Error(fmt::format("clip '{}': duration or frame rate is not finite", json_text(c.name)),
+                  std::nullopt, file);
+    }
+  }
+}
+
+}  // namespace
+
+Animated merge_neutral(const std::vector<std::unique_ptr<Document>>& documents,
+                       const std::vector<std::string>& files) {
   std::optional<Animated> merged;
-  std::vector<Clip> pending;  // clips seen before the document with the skeleton
-  for (const auto& doc : documents) {
-    std::optional<Animated> a = doc->to_neutral();
+  std::vector<std::pair<Clip, std::string>> pending;  // clips (and their files) besides the skeleton's
+  for (size_t d = 0; d < documents.size(); ++d) {
+    const std::string file = d < files.size() ? files[d] : std::string();
+    std::optional<Animated> a = [&] {
+      try {
+        return documents[d]->to_neutral();
+      } catch (const Error& e) {  // an error found on a later read names the file too
+        throw e.with_file(file);
+      }
+    }();
     if (!a) continue;
+    check_finite(*a, file);
     if (!merged && a->skeleton.num_joints() > 0) {
       merged = std::move(*a);
       continue;
     }
-    for (Clip& c : a->clips) pending.push_back(std::move(c));
+    for (Clip& c : a->clips) pending.emplace_back(std::move(c), file);
     if (merged) {
       for (std::string& n : a->notes) {
         if (std::find(merged->notes.begin(), merged->notes.end(), n) == merged->notes.end()) {
@@ -66,11 +136,16 @@ Animated merge_neutral(const std::vector<std::unique_ptr<Document>>& documents) 
       }
     }
   }
-  if (!merged) throw Error("none of the inputs holds a skeleton or animation");
-  for (Clip& c : pending) {
+  if (!merged) {
+    throw Error(files.size() == 1 ? "the file holds no skeleton or animation"
+                                  : "none of the inputs holds a skeleton or animation",
+                std::nullopt, fmt::format("{}", fmt::join(files, ", ")));
+  }
+  for (auto& [c, file] : pending) {
     if (c.joints.size() != merged->skeleton.num_joints()) {
-      throw Error(fmt::format("clip '{}' has {} joints, the skeleton {}", c.name, c.joints.size(),
-                              merged->skeleton.num_joints()));
+      throw Error(fmt::format("clip '{}' has {} joints, the skeleton {}", json_text(c.name),
+                              c.joints.size(), merged->skeleton.num_joints()),
+                  std::nullopt, file);
     }
     merged->clips.push_back(std::move(c));
   }

@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
   add_call_of_duty_verbs(app, cli);
   add_asherons_call_verbs(app, cli);
   add_shadow_of_war_verbs(app, cli);
+  check_numbers(app);  // every verb's float options: finite, a float32 (issue 31)
 
   try {
     app.parse(argc, argv);
@@ -54,6 +55,9 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 1;
+  }
+  if (cli.exit_code == 1) {  // the one error line (DESIGN.md, "The command line")
+    std::cerr << "error: " << (cli.error.empty() ? "invalid input" : cli.error) << "\n";
   }
   return cli.exit_code;
 }

@@ -29,7 +29,7 @@ void add_commands(CLI::App& group, Cli& cli) {
                           {"class", command_class(e.id)}});
     }
     if (cli.json) {
-      cli.out << list.dump() << "\n";
+      cli.out << dump_json(list) << "\n";
     } else {
       for (const Json& e : list) {
         cli.out << fmt::format("{}  {}  {:<38} {}\n", e["wire"].get<std::string>(),
@@ -94,7 +94,7 @@ void add_wire(CLI::App& group, Cli& cli) {
     const MovementMessage m = read_movement_message(parse_hex(hex));
     const Json j = message_json(m, Choices{});
     if (cli.json) {
-      cli.out << j.dump() << "\n";
+      cli.out << dump_json(j) << "\n";
       return;
     }
     cli.out << to_text(j);
@@ -149,7 +149,7 @@ void add_encode(CLI::App& group, Cli& cli) {
     }
     m.state = wire_state_from(s);
     const std::string h = to_hex(write_movement_message(m));
-    cli.out << (cli.json ? Json{{"hex", h}}.dump() : h) << "\n";
+    cli.out << (cli.json ? dump_json(Json{{"hex", h}}) : h) << "\n";
   });
 }
 
@@ -174,19 +174,19 @@ void add_convert(CLI::App& group, Cli& cli) {
     if (table) {
       const MotionTable t = load_motion_table(in);
       if (to_json_form)
-        write_text(out, to_json(t).dump(1) + "\n");
+        write_text(out, dump_json(to_json(t), 1) + "\n");
       else
         write_file(out, write_motion_table(t));
     } else {
       const Animation a = load_animation(in);
       if (to_json_form)
-        write_text(out, to_json(a).dump(1) + "\n");
+        write_text(out, dump_json(to_json(a), 1) + "\n");
       else
         write_file(out, write_animation(a));
     }
     const std::string kind = table ? "motion_table" : "animation";
     if (cli.json) {
-      cli.out << Json{{"input", in}, {"output", out}, {"kind", kind}}.dump() << "\n";
+      cli.out << dump_json(Json{{"input", in}, {"output", out}, {"kind", kind}}) << "\n";
     } else {
       cli.out << fmt::format("{}: {} -> {}\n", kind, in, out);
     }
@@ -211,7 +211,7 @@ void add_list(CLI::App& group, Cli& cli) {
     if (cli.json) {
       Json list = Json::array();
       for (const DatEntry& e : entries) list.push_back(to_json(e));
-      cli.out << list.dump() << "\n";
+      cli.out << dump_json(list) << "\n";
       return;
     }
     for (const DatEntry& e : entries) {
@@ -241,7 +241,7 @@ void add_extract(CLI::App& group, Cli& cli) {
     }
     write_file(out, bytes);
     if (cli.json) {
-      cli.out << Json{{"id", hex32(id)}, {"size", bytes.size()}, {"output", out}}.dump() << "\n";
+      cli.out << dump_json(Json{{"id", hex32(id)}, {"size", bytes.size()}, {"output", out}}) << "\n";
     } else {
       cli.out << fmt::format("{}: {} bytes -> {}\n", hex32(id), bytes.size(), out);
     }

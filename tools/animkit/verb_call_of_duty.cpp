@@ -70,10 +70,24 @@ void print_grouped(Cli& cli, const std::vector<cod::Diagnostic>& diagnostics) {
   }
 }
 
+// The first error diagnostic as `file:line:column: message`, for the error line on stderr (the
+// diagnostics themselves go to stdout); `fallback` named by `file` when there is none.
+std::string first_error(const std::vector<cod::Diagnostic>& diagnostics, const std::string& file,
+                        const std::string& fallback) {
+  for (const auto& d : diagnostics) {
+    if (d.is_error()) return d.file.empty() ? file + ": " + d.to_string() : d.to_string();
+  }
+  return file + ": " + fallback;
+}
+
 Json link_json(const cod::LinkResult& r) {
   Json trees = Json::array();
   for (const auto& t : r.trees) {
-    Json j{{"tree", t.name}, {"index", t.index}, {"file", t.file}, {"missing", t.missing}};
+    Json j;  // names and paths may hold any byte: the core rule (issue 31)
+    put_text(j, "tree", t.name);
+    j["index"] = t.index;
+    put_text(j, "file", t.file);
+    j["missing"] = t.missing;
     if (t.load && t.load->anim) {
       j["node_count"] = t.load->anim->node_count;
       j["checksum"] = t.load->anim->checksum;
@@ -86,15 +100,16 @@ Json link_json(const cod::LinkResult& r) {
   Json refs = Json::array();
   for (const auto& rr : r.references) {
     const bool anim = rr.ref->kind == cod::ScriptReference::Kind::kAnimation;
-    Json j{{"file", rr.ref->file},
-           {"line", rr.ref->line},
-           {"column", rr.ref->column},
-           {"kind", anim ? "animation" : "animtree"},
-           {"name", rr.ref->name},
-           {"tree", rr.ref->tree},
-           {"tree_index", rr.tree_index},
+    Json j;
+    put_text(j, "file", rr.ref->file);
+    j.update(Json{{"line", rr.ref->line},
+                  {"column", rr.ref->column},
+                  {"kind", anim ? "animation" : "animtree"}});
+    put_text(j, "name", rr.ref->name);
+    put_text(j, "tree", rr.ref->tree);
+    j.update(Json{{"tree_index", rr.tree_index},
            {"node", rr.node ? Json(*rr.node) : Json(nullptr)},
-           {"value", rr.value ? Json(*rr.value) : Json(nullptr)}};
+           {"value", rr.value ? Json(*rr.value) : Json(nullptr)}});
     refs.push_back(std::move(j));
   }
   std::map<std::string, Json> files;
@@ -104,7 +119,12 @@ Json link_json(const cod::LinkResult& r) {
     f.push_back(cod::diagnostic_json(d));
   }
   Json grouped = Json::array();
-  for (auto& [file, list] : files) grouped.push_back(Json{{"file", file}, {"diagnostics", list}});
+  for (auto& [file, list] : files) {
+    Json g;
+    put_text(g, "file", file);
+    g["diagnostics"] = list;
+    grouped.push_back(std::move(g));
+  }
   return Json{{"scripts", r.scripts.size()},
               {"trees", trees},
               {"references", refs},
@@ -130,20 +150,21 @@ const char* kind_name(cod::LevelLint::Kind k) {
 // diagnostics; with `references`, every reference and its packed value too.
 Json level_json(const cod::LevelLint& l, bool references) {
   Json j = link_json(l.link);
-  Json scripts = Json::array();
+  std::vector<std::string> scripts;
   for (const auto& s : l.link.scripts) scripts.push_back(s->file);
   size_t errors = 0, warnings = 0;
   for (const auto& d : l.link.diagnostics) (d.is_error() ? errors : warnings) += 1;
   Json diags = Json::array();
   for (const auto& d : l.link.diagnostics) diags.push_back(cod::diagnostic_json(d));
-  Json out{{"level", l.name},
-           {"kind", kind_name(l.kind)},
-           {"scripts", std::move(scripts)},
-           {"trees", j["trees"]},
+  Json out;
+  put_text(out, "level", l.name);
+  out["kind"] = kind_name(l.kind);
+  put_texts(out, "scripts", scripts);
+  out.update(Json{{"trees", j["trees"]},
            {"references", l.link.references.size()},
            {"errors", errors},
            {"warnings", warnings},
-           {"diagnostics", std::move(diags)}};
+           {"diagnostics", std::move(diags)}});
   if (references) out["reference_values"] = j["references"];
   return out;
 }
@@ -224,7 +245,7 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
       if ((dot || svg) && !r.loaded()) {
         for (const auto& diag : r.diagnostics) cli.err << diag.to_string() << "\n";
       }
-      if (!r.loaded()) cli.exit_code = 1;
+      if (!r.loaded()) cli.fail("", first_error(r.diagnostics, file, "the tree does not load"));
     });
   }
 
@@ -266,7 +287,7 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
         for (const auto& l : report.levels) levels.push_back(level_json(l, !level.empty()));
         Json fs = Json::array();
         for (const auto& d : report.diagnostics) fs.push_back(cod::diagnostic_json(d));
-        cli.out << Json{{"levels", std::move(levels)},
+        cli.out << dump_json(Json{{"levels", std::move(levels)},
                         {"diagnostics", std::move(fs)},
                         {"summary",
                          {{"levels", report.level_count()},
@@ -274,8 +295,7 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
                           {"trees", trees.size()},
                           {"references", references},
                           {"errors", errors},
-                          {"warnings", warnings}}}}
-                       .dump()
+                          {"warnings", warnings}}}})
                 << "\n";
       } else {
         // Each diagnostic once, under the first level that reports it.
@@ -299,7 +319,10 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
         cli.out << fmt::format("{} levels, {} trees, {} references, {} errors, {} warnings\n",
                                report.level_count(), trees.size(), references, errors, warnings);
       }
-      if (errors > 0) cli.exit_code = 1;
+      if (errors > 0) {
+        cli.fail(dir, fmt::format("{} errors (first: {})", errors,
+                                  first_error(unique, dir, "see the diagnostics")));
+      }
     });
   }
 
@@ -332,7 +355,7 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
       }();
       float at = time;
       if (s->count() > 0) {
-        at = seconds * x.header.frequency();
+        at = finite_option_value(double{seconds} * x.header.frequency(), "--seconds");
         if (at >= 1.0f) at = x.header.looped() ? at - std::floor(at) : 1.0f;
       } else if (t->count() == 0) {
         at = 0;
@@ -340,7 +363,7 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
       const Json j = cod::sample_json(
           x, at, windows ? cod::XAnimPlatform::kWindows : cod::XAnimPlatform::kLinux);
       if (cli.json) {
-        cli.out << j.dump() << "\n";
+        cli.out << dump_json(j) << "\n";
         return;
       }
       cli.out << fmt::format("xanim '{}' at t = {} (frame {}{})\n", x.name, at,
@@ -395,7 +418,7 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
       for (const auto& d : files.diagnostics()) cli.err << d.to_string() << "\n";
       const cod::LinkResult r = cod::link_scripts(paths, o);
       if (cli.json) {
-        cli.out << link_json(r).dump() << "\n";
+        cli.out << dump_json(link_json(r)) << "\n";
       } else {
         for (const auto& rr : r.references) {
           const bool anim = rr.ref->kind == cod::ScriptReference::Kind::kAnimation;
@@ -407,7 +430,9 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
         }
         print_grouped(cli, r.diagnostics);
       }
-      if (cod::has_error(r.diagnostics)) cli.exit_code = 1;
+      if (cod::has_error(r.diagnostics)) {
+        cli.fail("", first_error(r.diagnostics, scripts.front(), "the references do not link"));
+      }
     });
   }
 }

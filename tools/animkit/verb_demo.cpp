@@ -58,7 +58,7 @@ void core_demo(DemoContext& ctx) {
   out.clips.push_back(std::move(mixed));
   const auto path = ctx.out_dir / "core.glb";
   gltf::write(out, path);
-  write_text(ctx.out_dir / "core.json", to_json(sample).dump(1) + "\n");
+  write_text(ctx.out_dir / "core.json", dump_json(to_json(sample), 1) + "\n");
   ctx.out << fmt::format("core: wrote {} ({} clips) and core.json\n", path.string(), out.clips.size());
 }
 

@@ -14,7 +14,7 @@ void add_dump_verb(CLI::App& app, Cli& cli) {
     Json results = Json::array();
     for (const auto& doc : open_documents(cli, files, options)) results.push_back(doc->dump());
     Json out = results.size() == 1 ? results[0] : results;
-    cli.out << (cli.json ? out.dump(1) + "\n" : to_text(out));
+    cli.out << (cli.json ? dump_json(out, 1) + "\n" : to_text(out));
   });
 }
 

@@ -26,14 +26,15 @@ void add_export_verb(CLI::App& app, Cli& cli) {
   verb->add_flag("--json", cli.json, "report as JSON");
   add_engine_options(*verb, cli, options);
   verb->callback([&cli] {
-    const Animated animated = merge_neutral(open_documents(cli, files, options));
+    const Animated animated = merge_neutral(open_documents(cli, files, options), files);
     gltf::ExportOptions eo;
     eo.binary = std::filesystem::path(out_path).extension() != ".gltf";
     eo.resample_rate = rate;
     gltf::write(animated, out_path, eo);
     if (cli.json) {
-      cli.out << Json{{"output", out_path}, {"joints", animated.skeleton.num_joints()},
-                      {"clips", animated.clips.size()}, {"notes", animated.notes}}.dump() << "\n";
+      cli.out << dump_json(Json{{"output", out_path}, {"joints", animated.skeleton.num_joints()},
+                                {"clips", animated.clips.size()}, {"notes", animated.notes}})
+              << "\n";
     } else {
       cli.out << fmt::format("{}: {} joints, {} clips\n", out_path,
                              animated.skeleton.num_joints(), animated.clips.size());

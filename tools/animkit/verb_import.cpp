@@ -20,7 +20,7 @@ void add_import_verb(CLI::App& app, Cli& cli) {
   verb->add_option("--clip", clip, "the glTF animation to import (default: every one the format takes)");
   verb->add_option("-o,--output", out_path, "the file to write");
   verb->add_option("--tolerance", tolerance, "largest error key reduction may introduce (format's unit)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::NonNegativeNumber);  // 0, the documented default, keeps every key
   verb->add_option("--frame-rate", frame_rate, "keys per second of the written clip")
       ->check(CLI::PositiveNumber);
   verb->add_flag("--dry-run", dry_run, "quantise and report, write nothing");
@@ -63,7 +63,7 @@ void add_import_verb(CLI::App& app, Cli& cli) {
     if (cli.json) {
       Json j{{"input", input}, {"format", format_name}, {"output", dry_run ? Json() : Json(out_path)},
              {"bytes", result.bytes.size()}, {"report", result.report}, {"notes", result.notes}};
-      cli.out << j.dump() << "\n";
+      cli.out << dump_json(j) << "\n";
     } else {
       cli.out << fmt::format("{}: {} ({} bytes){}\n", dry_run ? "(dry run)" : out_path, format_name,
                              result.bytes.size(), dry_run ? ", not written" : "");

@@ -20,13 +20,13 @@ void add_info_verb(CLI::App& app, Cli& cli) {
           all.push_back({{"name", f.name}, {"engine", f.engine}, {"description", f.description}});
         }
       }
-      cli.out << (cli.json ? all.dump() + "\n" : to_text(all));
+      cli.out << (cli.json ? dump_json(all) + "\n" : to_text(all));
       return;
     }
     Json results = Json::array();
     for (const auto& doc : open_documents(cli, files, options)) results.push_back(doc->info());
     Json out = results.size() == 1 ? results[0] : results;
-    cli.out << (cli.json ? out.dump() + "\n" : to_text(out));
+    cli.out << (cli.json ? dump_json(out) + "\n" : to_text(out));
   });
 }
 

@@ -44,8 +44,6 @@ void add_sample(CLI::App& group, Cli& cli) {
   verb->add_option("--em", em, "the species number (entry count, MHP3rd records)");
   verb->add_flag("--json", cli.json, "one JSON document");
   verb->callback([&cli] {
-    if (!std::isfinite(frame))  // bad usage (exit 2), not bad input
-      throw CLI::ValidationError("--frame", "a finite clip frame, not nan or inf");
     mh::DocumentOptions o;
     if (!game.empty()) o.game = mh::parse_game(game);
     o.em = em;
@@ -115,11 +113,11 @@ void add_sample(CLI::App& group, Cli& cli) {
     }
     head["joints"] = joints;
     if (cli.json) {
-      cli.out << head.dump() << "\n";
+      cli.out << dump_json(head) << "\n";
     } else {
       Json summary = head;
       summary.erase("joints");
-      cli.out << summary.dump() << "\n" << text;
+      cli.out << dump_json(summary) << "\n" << text;
     }
   });
 }
@@ -163,7 +161,7 @@ void add_fix(CLI::App& group, Cli& cli) {
                       {"code", f.code},
                       {"where", f.where},
                       {"message", f.message}});
-      cli.out << Json{{"output", out}, {"changes", changes}, {"left", jl}}.dump() << "\n";
+      cli.out << dump_json(Json{{"output", out}, {"changes", changes}, {"left", jl}}) << "\n";
       return;
     }
     for (const std::string& c : changes) cli.out << "fixed: " << c << "\n";
@@ -192,12 +190,11 @@ void add_convert(CLI::App& group, Cli& cli) {
     const mh::Conversion c = mh::convert_pack(pack, mh::parse_game(to));
     write_file(out, mh::write_pack(c.pack));
     if (cli.json) {
-      cli.out << Json{{"output", out},
+      cli.out << dump_json(Json{{"output", out},
                       {"from", mh::to_string(pack.game)},
                       {"to", to},
                       {"clips", c.pack.clips.size()},
-                      {"report", c.report}}
-                     .dump()
+                      {"report", c.report}})
               << "\n";
       return;
     }
@@ -226,7 +223,7 @@ void add_export(CLI::App& group, Cli& cli) {
   verb->callback([&cli] {
     mh::DocumentOptions o;
     if (!game.empty()) o.game = mh::parse_game(game);
-    if (!(rate > 0 && rate <= 1000)) throw Error("--rate: a frame rate in (0, 1000]");
+    if (!(rate > 0 && rate <= 1000)) throw CLI::ValidationError("--rate", "a frame rate in (0, 1000]");
     o.rate = rate;
     o.em = em;
     o.max_bytes = max_bytes;
@@ -238,11 +235,10 @@ void add_export(CLI::App& group, Cli& cli) {
     eo.binary = std::filesystem::path(out).extension() != ".gltf";
     gltf::write(animated, out, eo);
     if (cli.json) {
-      cli.out << Json{{"output", out},
+      cli.out << dump_json(Json{{"output", out},
                       {"joints", animated.skeleton.num_joints()},
                       {"clips", animated.clips.size()},
-                      {"rate", json_float(rate)}}
-                     .dump()
+                      {"rate", json_float(rate)}})
               << "\n";
     } else {
       cli.out << fmt::format("{}: {} joints, {} clips at {} fps\n", out,
@@ -286,13 +282,13 @@ void add_verify(CLI::App& group, Cli& cli) {
       Json jc = Json::array();
       for (const mh::Check& c : checks)
         jc.push_back({{"check", c.name}, {"ok", c.ok}, {"detail", c.detail}});
-      cli.out << Json{{"checks", jc}, {"failed", failed}}.dump() << "\n";
+      cli.out << dump_json(Json{{"checks", jc}, {"failed", failed}}) << "\n";
     } else {
       for (const mh::Check& c : checks)
         cli.out << fmt::format("{}  {:<{}}  {}\n", c.ok ? "PASS" : "FAIL", c.name, width, c.detail);
       cli.out << fmt::format("\n{} checks, {} failed\n", checks.size(), failed);
     }
-    if (failed > 0) cli.exit_code = 1;
+    if (failed > 0) cli.fail(in, fmt::format("{} of {} checks failed", failed, checks.size()));
   });
 }
 
@@ -395,7 +391,7 @@ void add_port(CLI::App& group, Cli& cli) {
     const mh::PortResult r = mh::port(donor, target.skeleton, target.pack, po);
     if (plan_only) {
       if (cli.json) {
-        cli.out << mh::to_json(r).dump() << "\n";
+        cli.out << dump_json(mh::to_json(r)) << "\n";
         return;
       }
       std::vector<int> head(r.plan.head_only.begin(), r.plan.head_only.end());
@@ -416,7 +412,7 @@ void add_port(CLI::App& group, Cli& cli) {
       Json j = mh::to_json(r);
       j["output"] = out;
       j["validate"] = mh::summary(findings);
-      cli.out << j.dump() << "\n";
+      cli.out << dump_json(j) << "\n";
     } else {
       for (const Finding& f : findings) cli.out << mh::reference_line(f) << "\n";
       if (!r.loc_below_fork.empty())
@@ -429,7 +425,7 @@ void add_port(CLI::App& group, Cli& cli) {
                              r.plan.entries.size(), r.records, mh::summary(findings));
     }
     for (const Finding& f : findings)
-      if (f.level == Finding::Level::kError) cli.exit_code = 1;
+      if (f.level == Finding::Level::kError) cli.fail(out.empty() ? target_path : out, mh::reference_line(f));
   });
 }
 
@@ -457,7 +453,7 @@ void add_rig(CLI::App& group, Cli& cli) {
       write_file(out, mh::write_pack(one));
     }
     if (cli.json) {
-      cli.out << mh::to_json(*clip, mh::Game::kMhfu).dump() << "\n";
+      cli.out << dump_json(mh::to_json(*clip, mh::Game::kMhfu)) << "\n";
     } else {
       cli.out << fmt::format("entry {}: {} tracks, {} frames, loop {}{}\n", entry,
                              clip->tracks.size(), mh::frames(*clip), clip->loop,
@@ -487,7 +483,7 @@ void add_put(CLI::App& group, Cli& cli) {
     write_model(m, out);
     const std::vector<Finding> findings = mh::validate(&m.skeleton, &m.pack);
     if (cli.json) {
-      cli.out << Json{{"output", out}, {"entry", entry}, {"validate", mh::summary(findings)}}.dump()
+      cli.out << dump_json(Json{{"output", out}, {"entry", entry}, {"validate", mh::summary(findings)}})
               << "\n";
     } else {
       cli.out << fmt::format("{}: entry {} written; {}\n", out, entry, mh::summary(findings));

@@ -25,8 +25,13 @@ void add_play_verb(CLI::App& app, Cli& cli) {
       throw Error(fmt::format("no player for engine '{}'", engine_name), std::nullopt, scenario_path);
     }
     try {
-      cli.exit_code = engine->play(scenario, std::filesystem::path(scenario_path).parent_path(),
-                                   options, cli.out);
+      const int code = engine->play(scenario, std::filesystem::path(scenario_path).parent_path(),
+                                    options, cli.out);
+      if (code == 1) {
+        cli.fail(scenario_path, "the play reported an error (see the trace)");
+      } else {
+        cli.exit_code = code;
+      }
     } catch (const Error& e) {
       throw e.with_file(scenario_path);
     }

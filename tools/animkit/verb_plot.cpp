@@ -298,7 +298,7 @@ void add_plot_verb(CLI::App& app, Cli& cli) {
     }
     std::optional<Animated> neutral;
     if (!chosen) {
-      neutral = merge_neutral(docs);
+      neutral = merge_neutral(docs, files);
       for (const Clip& c : neutral->clips) {
         names.push_back(c.name);
         if (!chosen && (clip_name.empty() || c.name == clip_name)) {
@@ -329,7 +329,7 @@ void add_plot_verb(CLI::App& app, Cli& cli) {
       panels += joints.empty() || std::find(joints.begin(), joints.end(), c.joint) != joints.end();
     }
     if (cli.json) {
-      cli.out << Json{{"output", out_path}, {"clip", chosen->clip}, {"channels", panels}}.dump()
+      cli.out << dump_json(Json{{"output", out_path}, {"clip", chosen->clip}, {"channels", panels}})
               << "\n";
     } else {
       cli.out << fmt::format("{}: clip '{}', {} channels\n", out_path, chosen->clip, panels);

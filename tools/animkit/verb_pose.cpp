@@ -25,7 +25,7 @@ void add_pose_verb(CLI::App& app, Cli& cli) {
   verb->add_flag("--json", cli.json, "machine-readable output");
   add_engine_options(*verb, cli, options);
   verb->callback([&cli] {
-    const Animated a = merge_neutral(open_documents(cli, files, options));
+    const Animated a = merge_neutral(open_documents(cli, files, options), files);
     const Skeleton& sk = a.skeleton;
     const Clip rest_clip{"(rest)", 0, 30, false, std::vector<JointTracks>(sk.num_joints()), {}};
     if (a.clips.empty() && !rest) throw Error("no clip to pose");
@@ -57,7 +57,7 @@ void add_pose_verb(CLI::App& app, Cli& cli) {
       poses.push_back({{"time", json_float(t)}, {"joints", std::move(joints)}});
     }
     if (cli.json) {
-      cli.out << Json{{"clip", clip->name}, {"poses", std::move(poses)}}.dump() << "\n";
+      cli.out << dump_json(Json{{"clip", clip->name}, {"poses", std::move(poses)}}) << "\n";
       return;
     }
     for (const Json& p : poses) {

@@ -28,7 +28,7 @@ void add_hash(CLI::App& group, Cli& cli) {
         cli.out << fmt::format("{:#010x}  {}\n", h, w);
       }
     }
-    if (cli.json) cli.out << out.dump(1) << "\n";
+    if (cli.json) cli.out << dump_json(out, 1) << "\n";
   });
 }
 
@@ -47,7 +47,7 @@ void add_keywords(CLI::App& group, Cli& cli) {
     };
     table("ragdoll", kRagdollKeywords);
     table("sync_action", kSyncActionKeywords);
-    if (cli.json) cli.out << out.dump(1) << "\n";
+    if (cli.json) cli.out << dump_json(out, 1) << "\n";
   });
 }
 
@@ -104,7 +104,7 @@ void add_events(CLI::App& group, Cli& cli) {
                                c.frames, c.duration_ms, text, ragdoll.empty() ? " none" : ragdoll,
                                sync.empty() ? " none" : sync);
     }
-    if (cli.json) cli.out << out.dump(1) << "\n";
+    if (cli.json) cli.out << dump_json(out, 1) << "\n";
   });
 }
 

@@ -86,7 +86,11 @@ void add_survey_verb(CLI::App& app, Cli& cli) {
       if (o.error.empty()) {
         ++kinds[o.format->name];
       } else {
-        failures.push_back({{"file", paths[i].string()}, {"format", o.format->name}, {"error", o.error}});
+        Json f;  // a file name may hold any byte: the core rule (issue 31)
+        put_text(f, "file", paths[i].string());
+        f["format"] = o.format->name;
+        put_text(f, "error", o.error);
+        failures.push_back(std::move(f));
       }
     }
     if (bar) {
@@ -94,15 +98,18 @@ void add_survey_verb(CLI::App& app, Cli& cli) {
       std::cerr << "\n";
     }
     if (cli.json) {
-      cli.out << Json{{"files", paths.size()}, {"recognised", recognised}, {"kinds", kinds},
-                      {"failures", failures}}.dump() << "\n";
+      cli.out << dump_json(Json{{"files", paths.size()}, {"recognised", recognised}, {"kinds", kinds},
+                                {"failures", failures}}) << "\n";
     } else {
       cli.out << fmt::format("{} files, {} recognised, {} failed\n", paths.size(), recognised,
                              failures.size());
       for (const auto& [k, n] : kinds) cli.out << fmt::format("  {:<24} {}\n", k, n);
       for (const Json& f : failures) cli.out << "error: " << f["error"].get<std::string>() << "\n";
     }
-    if (!failures.empty()) cli.exit_code = 1;
+    if (!failures.empty()) {
+      cli.fail(dir, fmt::format("{} of {} recognised files failed (first: {})", failures.size(),
+                                recognised, failures[0]["error"].get<std::string>()));
+    }
   });
 }
 

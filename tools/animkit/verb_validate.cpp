@@ -1,6 +1,7 @@
 // `animkit validate FILE`: the engine's rules for the file, one line per finding; exit 1 on any
 // error.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli.h"
 
@@ -45,11 +46,14 @@ void add_validate_verb(CLI::App& app, Cli& cli) {
       warnings += w;
     }
     if (cli.json) {
-      cli.out << Json{{"findings", all}, {"errors", errors}, {"warnings", warnings}}.dump() << "\n";
+      cli.out << dump_json(Json{{"findings", all}, {"errors", errors}, {"warnings", warnings}}) << "\n";
     } else {
       cli.out << text;
     }
-    if (errors > 0) cli.exit_code = 1;
+    if (errors > 0) {
+      cli.fail(files.empty() ? "input" : fmt::format("{}", fmt::join(files, ", ")),
+               fmt::format("{} errors, {} warnings", errors, warnings));
+    }
   });
 }
 

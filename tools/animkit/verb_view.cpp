@@ -186,7 +186,8 @@ std::vector<Converted> convert(Cli& cli, const std::vector<std::string>& files,
       fs::copy_file(item.copy, out_dir / c.name);
       c.copied = true;
     } else {
-      const Animated a = merge_neutral(item.group);
+      const Animated a =  // errors name the group's files (issue 31)
+          merge_neutral(item.group, std::vector<std::string>(item.group.size(), item.source));
       c.joints = a.skeleton.num_joints();
       c.clips = a.clips.size();
       gltf::write(a, out_dir / c.name);
@@ -254,7 +255,7 @@ void add_view_verb(CLI::App& app, Cli& cli) {
                        {"clips", c.clips},
                        {"copied", c.copied}});
     }
-    write_text(temp.path / "index.json", Json{{"files", index}}.dump(1) + "\n");
+    write_text(temp.path / "index.json", dump_json(Json{{"files", index}}, 1) + "\n");
 
     const std::vector<Mount> mounts{
         {"/", base / "web"}, {"/node_modules/", base / "node_modules"}, {"/files/", temp.path}};
@@ -272,11 +273,10 @@ void add_view_verb(CLI::App& app, Cli& cli) {
     if (!clip.empty()) url += "&clip=" + url_encode(clip);
     if (time >= 0) url += fmt::format("&t={}", time);
     if (cli.json) {
-      cli.out << Json{{"url", url},
+      cli.out << dump_json(Json{{"url", url},
                       {"port", server->port()},
                       {"folder", temp.path.string()},
-                      {"files", index}}
-                     .dump()
+                      {"files", index}})
               << std::endl;
     } else {
       for (const Converted& c : done) {

@@ -35,32 +35,6 @@ WarriorsFile open_file(const std::string& path, std::vector<uint8_t>& bytes) {
   }
 }
 
-// Usage checks (exit 2): a finite number, >= 0 (NaN, infinities and negative times or rates are
-// bad usage, not input).
-const CLI::Validator kFiniteNonNegative(
-    [](std::string& text) -> std::string {
-      double v = 0;
-      if (!CLI::detail::lexical_cast(text, v) || !std::isfinite(v) || v < 0) {
-        return "must be a finite number >= 0, not '" + text + "'";
-      }
-      if (v > 3.4e38) return "does not fit a float32: '" + text + "'";
-      return {};
-    },
-    "FINITE >= 0");
-
-// --frame of `warriors sample`: any finite float32, negative included (warriors.txt, "The key in
-// force": t = (frame - key) / delta is not clamped); NaN and infinities are bad usage.
-const CLI::Validator kFiniteFrame(
-    [](std::string& text) -> std::string {
-      double v = 0;
-      if (!CLI::detail::lexical_cast(text, v) || !std::isfinite(v)) {
-        return "must be a finite number, not '" + text + "'";
-      }
-      if (std::fabs(v) > 3.4e38) return "does not fit a float32: '" + text + "'";
-      return {};
-    },
-    "FINITE");
-
 Json clean(Quat q) { return to_json(tagged(q, false)); }
 Json clean(Vec3 v) { return to_json(tagged(v, false)); }
 
@@ -70,11 +44,11 @@ void add_sample(CLI::App& group, Cli& cli) {
   static float frame = 0, rate = 1.0f;
   static int clip_index = -1, anim = -1;
   verb->add_option("file", file, "an .anm, character or pack file")->required();
+  // Any finite frame, negative included (warriors.txt, "The key in force"); finite: check_numbers.
   verb->add_option("--frame", frame, "the frame (30 a second; fractions and negatives allowed)")
-      ->required()
-      ->check(kFiniteFrame);
+      ->required();
   verb->add_option("--rate", rate, "the playback rate (scales root velocity and turn)")
-      ->check(kFiniteNonNegative);
+      ->check(CLI::NonNegativeNumber);  // finite: check_numbers
   verb->add_option("--clip", clip_index, "which clip of the file (0-based, file order)");
   verb->add_option("--anim", anim, "which clip by anim id (a character resource)");
   verb->add_flag("--json", cli.json, "one JSON document");
@@ -133,7 +107,7 @@ void add_sample(CLI::App& group, Cli& cli) {
              {"offsets", off ? "0x28 chunk" : "unit offsets (no 0x28 chunk)"},
              {"model", std::move(m)}};
     if (cli.json) {
-      cli.out << out.dump(1) << "\n";
+      cli.out << dump_json(out, 1) << "\n";
       return;
     }
     cli.out << fmt::format("{} at frame {} (rate {}), {} frames\n", p.name, frame, rate,
@@ -183,7 +157,7 @@ void add_list(CLI::App& group, Cli& cli) {
     out["resources"] = std::move(res);
     out["tail_bytes"] = f.entry.tail.size();
     if (cli.json) {
-      cli.out << out.dump(1) << "\n";
+      cli.out << dump_json(out, 1) << "\n";
       return;
     }
     size_t i = 0;
@@ -224,7 +198,7 @@ void add_extract(CLI::App& group, Cli& cli) {
       if (!cli.json) cli.out << fmt::format("{}: {} bytes\n", name, w.pos());
       ++i;
     }
-    if (cli.json) cli.out << Json{{"written", written}}.dump() << "\n";
+    if (cli.json) cli.out << dump_json(Json{{"written", written}}) << "\n";
   });
 }
 
@@ -291,13 +265,13 @@ void add_rebuild(CLI::App& group, Cli& cli) {
     if (cli.json) {
       Json j{{"output", out_path}, {"bytes", out.size()}, {"identical", same}};
       if (!puts.empty()) j["placed"] = std::move(placed);
-      cli.out << j.dump() << "\n";
+      cli.out << dump_json(j) << "\n";
     } else {
       cli.out << fmt::format("{}: {} bytes, {}\n", out_path, out.size(),
                              same ? "identical to the input" : "DIFFERS from the input");
     }
     // Without --put the rebuild is a check: exit 1 unless identical.
-    if (!same && puts.empty()) cli.exit_code = 1;
+    if (!same && puts.empty()) cli.fail(file, "the rebuilt file differs from the input");
   });
 }
 
@@ -309,9 +283,9 @@ void add_clip_length(CLI::App& group, Cli& cli) {
   verb->add_option("--frames", frames, "the clip's frame count F")
       ->required()
       ->check(CLI::NonNegativeNumber);
-  verb->add_option("--rate", rate, "the playback rate")->check(kFiniteNonNegative);
+  verb->add_option("--rate", rate, "the playback rate")->check(CLI::NonNegativeNumber);  // finite: check_numbers
   verb->add_option("--dt", dt, "the update's dt (default 1/30 as a float)")
-      ->check(kFiniteNonNegative);
+      ->check(CLI::NonNegativeNumber);  // finite: check_numbers
   verb->add_flag("--json", cli.json, "report as JSON");
   verb->callback([&cli] {
     const ClipLength n = clip_length(static_cast<float>(frames) / 30.0f, rate, dt);
@@ -344,7 +318,7 @@ void add_clip_length(CLI::App& group, Cli& cli) {
         j["reason"] = kReason[static_cast<int>(n.end)];
         j["message"] = why;
       }
-      cli.out << j.dump() << "\n";
+      cli.out << dump_json(j) << "\n";
     } else if (n.end != End::kEnds) {
       cli.out << fmt::format("{} frames at {}: {}\n", frames, rate, why);
     } else {
@@ -394,7 +368,7 @@ void add_pose(CLI::App& group, Cli& cli) {
     eo.binary = std::filesystem::path(out_path).extension() != ".gltf";
     gltf::write(*posed, out_path, eo);
     if (cli.json) {
-      cli.out << Json{{"update", update}, {"output", out_path}, {"pose", pose}}.dump() << "\n";
+      cli.out << dump_json(Json{{"update", update}, {"output", out_path}, {"pose", pose}}) << "\n";
     } else {
       cli.out << fmt::format("{}: the pose at update {} (34 joints)\n", out_path, update);
     }
@@ -412,7 +386,7 @@ void add_crc(CLI::App& group, Cli& cli) {
       j[n] = fmt::format("{:#010x}", crc32(n));
       if (!cli.json) cli.out << fmt::format("{:#010x} {}\n", crc32(n), n);
     }
-    if (cli.json) cli.out << j.dump() << "\n";
+    if (cli.json) cli.out << dump_json(j) << "\n";
   });
 }
 }  // namespace

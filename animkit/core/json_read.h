@@ -1,0 +1,22 @@
+// The one JSON reader of the project (issue 31, item 1): every scenario, neutral JSON, engine
+// JSON form and description goes through parse_json.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "animkit/core/json_util.h"
+
+namespace animkit {
+
+// Nesting allowed in a document: copying, dumping and walking a value recurse once per level
+// (issue 19: a scenario of 40,000 nested tasks overflowed the stack).
+inline constexpr int kMaxJsonDepth = 512;
+
+// Parses JSON text in linear time (nlohmann's SAX parser with a depth-counting handler).
+// Throws animkit::Error naming `file` and the byte offset of a syntax error, or of the first
+// '[' / '{' that opens level kMaxJsonDepth + 1. (registry.h declares it too, with file = {}:
+// every module reaches it through the registry.)
+Json parse_json(std::string_view text, const std::string& file);
+
+}  // namespace animkit

@@ -256,8 +256,14 @@ void add_view_verb(CLI::App& app, Cli& cli) {
     }
     write_text(temp.path / "index.json", Json{{"files", index}}.dump(1) + "\n");
 
-    const std::vector<Mount> mounts{
-        {"/", base / "web"}, {"/node_modules/", base / "node_modules"}, {"/files/", temp.path}};
+    // The page and three.js are public; the user's files are served only under a secret prefix
+    // printed in the URL (issue 30). The page is mounted there too, so its relative
+    // "files/NAME" requests carry the token.
+    const std::string token = random_token();
+    const std::vector<Mount> mounts{{"/", base / "web"},
+                                    {"/node_modules/", base / "node_modules"},
+                                    {"/" + token + "/", base / "web"},
+                                    {"/" + token + "/files/", temp.path}};
     std::unique_ptr<StaticServer> server;
     try {
       server = std::make_unique<StaticServer>(mounts, port < 0 ? kDefaultPort : port);
@@ -265,7 +271,7 @@ void add_view_verb(CLI::App& app, Cli& cli) {
       if (port >= 0) throw;
       server = std::make_unique<StaticServer>(mounts, 0);  // the default port is taken
     }
-    std::string url = fmt::format("http://127.0.0.1:{}/?", server->port());
+    std::string url = fmt::format("http://127.0.0.1:{}/{}/?", server->port(), token);
     for (size_t i = 0; i < done.size(); ++i) {
       url += fmt::format("{}src=files/{}", i ? "&" : "", url_encode(done[i].name));
     }

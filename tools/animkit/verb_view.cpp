@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "animkit/core/safe_path.h"
 #include "animkit/gltf/export.h"
 #include "cli.h"
 #include "http_server.h"
@@ -68,17 +69,6 @@ struct Converted {
   bool copied = false;  // a .glb / .gltf served as it is
 };
 
-std::string unique_name(const std::string& stem, const std::vector<Converted>& done,
-                        const std::string& ext = ".glb") {
-  std::string name = stem + ext;
-  for (int n = 2;; ++n) {
-    bool taken = false;
-    for (const Converted& c : done) taken = taken || c.name == name;
-    if (!taken) return name;
-    name = fmt::format("{}-{}{}", stem, n, ext);
-  }
-}
-
 // A pose trace (`animkit play SCENARIO --pose --json`, issue 14): JSON lines whose first line
 // has "update" and a "pose" with "model". The page reads it itself (web/trace.js).
 bool is_pose_trace(const std::vector<uint8_t>& bytes) {
@@ -93,7 +83,7 @@ bool is_pose_trace(const std::vector<uint8_t>& bytes) {
 // own. Each group becomes one .glb. A .glb / .gltf no format reads, or a pose trace, is served
 // as it is.
 std::vector<Converted> convert(Cli& cli, const std::vector<std::string>& files,
-                               const Options& options, const fs::path& out_dir) {
+                               const Options& options, OutputFolder& out) {
   using Group = std::vector<std::unique_ptr<Document>>;
   struct Item {
     Group group;         // documents merged into one .glb
@@ -181,15 +171,16 @@ std::vector<Converted> convert(Cli& cli, const std::vector<std::string>& files,
     std::string ext = fs::path(item.copy).extension().string();
     if (item.copy.empty() || ext == ".glb" || ext == ".gltf") ext = ".glb";
     if (ext.empty()) ext = ".jsonl";
-    Converted c{unique_name(stem, done, ext), item.source};
+    // Names come from the input files' names: safe, numbered, inside the folder (issue 30).
+    Converted c{out.claim(stem, ext), item.source};
     if (!item.copy.empty()) {
-      fs::copy_file(item.copy, out_dir / c.name);
+      out.write(c.name, read_file(item.copy));
       c.copied = true;
     } else {
       const Animated a = merge_neutral(item.group);
       c.joints = a.skeleton.num_joints();
       c.clips = a.clips.size();
-      gltf::write(a, out_dir / c.name);
+      out.write(c.name, gltf::to_glb(gltf::build(a)));
     }
     done.push_back(c);
   }
@@ -245,7 +236,9 @@ void add_view_verb(CLI::App& app, Cli& cli) {
           base.empty() ? " (looked in" + tried + ")" : " under " + base.string()));
     }
     TempDir temp;
-    const std::vector<Converted> done = convert(cli, files, options, temp.path);
+    OutputFolder out(temp.path);
+    const std::string index_name = out.claim("index", ".json");  // the page asks for index.json
+    const std::vector<Converted> done = convert(cli, files, options, out);
     Json index = Json::array();
     for (const Converted& c : done) {
       index.push_back({{"name", c.name},
@@ -254,7 +247,8 @@ void add_view_verb(CLI::App& app, Cli& cli) {
                        {"clips", c.clips},
                        {"copied", c.copied}});
     }
-    write_text(temp.path / "index.json", Json{{"files", index}}.dump(1) + "\n");
+    const std::string index_text = Json{{"files", index}}.dump(1) + "\n";
+    out.write(index_name, {reinterpret_cast<const uint8_t*>(index_text.data()), index_text.size()});
 
     // The page and three.js are public; the user's files are served only under a secret prefix
     // printed in the URL (issue 30). The page is mounted there too, so its relative

@@ -43,7 +43,7 @@ async function main() {
 
   // The server.
   const { server, info } = await view(input);
-  check(/^http:\/\/127\.0\.0\.1:\d+\/\?src=files\/core\.glb$/.test(info.url), `animkit view serves ${info.url}`);
+  check(/^http:\/\/127\.0\.0\.1:\d+\/[0-9a-f]{32}\/\?src=files\/core\.glb$/.test(info.url), `animkit view serves ${info.url}`);
 
   // The browser.
   const page = await open(`${info.url}&clip=wave&compare=bend&t=0.5`);

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "animkit/core/safe_path.h"
 #include "animkit/gltf/export.h"
 #include "cli.h"
 #include "http_server.h"
@@ -68,17 +69,6 @@ struct Converted {
   bool copied = false;  // a .glb / .gltf served as it is
 };
 
-std::string unique_name(const std::string& stem, const std::vector<Converted>& done,
-                        const std::string& ext = ".glb") {
-  std::string name = stem + ext;
-  for (int n = 2;; ++n) {
-    bool taken = false;
-    for (const Converted& c : done) taken = taken || c.name == name;
-    if (!taken) return name;
-    name = fmt::format("{}-{}{}", stem, n, ext);
-  }
-}
-
 // A pose trace (`animkit play SCENARIO --pose --json`, issue 14): JSON lines whose first line
 // has "update" and a "pose" with "model". The page reads it itself (web/trace.js).
 bool is_pose_trace(const std::vector<uint8_t>& bytes) {
@@ -93,7 +83,7 @@ bool is_pose_trace(const std::vector<uint8_t>& bytes) {
 // own. Each group becomes one .glb. A .glb / .gltf no format reads, or a pose trace, is served
 // as it is.
 std::vector<Converted> convert(Cli& cli, const std::vector<std::string>& files,
-                               const Options& options, const fs::path& out_dir) {
+                               const Options& options, OutputFolder& out) {
   using Group = std::vector<std::unique_ptr<Document>>;
   struct Item {
     Group group;         // documents merged into one .glb
@@ -181,16 +171,17 @@ std::vector<Converted> convert(Cli& cli, const std::vector<std::string>& files,
     std::string ext = fs::path(item.copy).extension().string();
     if (item.copy.empty() || ext == ".glb" || ext == ".gltf") ext = ".glb";
     if (ext.empty()) ext = ".jsonl";
-    Converted c{unique_name(stem, done, ext), item.source};
+    // Names come from the input files' names: safe, numbered, inside the folder (issue 30).
+    Converted c{out.claim(stem, ext), item.source};
     if (!item.copy.empty()) {
-      fs::copy_file(item.copy, out_dir / c.name);
+      out.write(c.name, read_file(item.copy));
       c.copied = true;
     } else {
       const Animated a =  // errors name the group's files (issue 31)
           merge_neutral(item.group, std::vector<std::string>(item.group.size(), item.source));
       c.joints = a.skeleton.num_joints();
       c.clips = a.clips.size();
-      gltf::write(a, out_dir / c.name);
+      out.write(c.name, gltf::to_glb(gltf::build(a)));
     }
     done.push_back(c);
   }
@@ -246,7 +237,9 @@ void add_view_verb(CLI::App& app, Cli& cli) {
           base.empty() ? " (looked in" + tried + ")" : " under " + base.string()));
     }
     TempDir temp;
-    const std::vector<Converted> done = convert(cli, files, options, temp.path);
+    OutputFolder out(temp.path);
+    const std::string index_name = out.claim("index", ".json");  // the page asks for index.json
+    const std::vector<Converted> done = convert(cli, files, options, out);
     Json index = Json::array();
     for (const Converted& c : done) {
       index.push_back({{"name", c.name},
@@ -255,10 +248,18 @@ void add_view_verb(CLI::App& app, Cli& cli) {
                        {"clips", c.clips},
                        {"copied", c.copied}});
     }
-    write_text(temp.path / "index.json", dump_json(Json{{"files", index}}, 1) + "\n");
+    const std::string index_text = dump_json(Json{{"files", index}}, 1) + "
+";
+    out.write(index_name, {reinterpret_cast<const uint8_t*>(index_text.data()), index_text.size()});
 
-    const std::vector<Mount> mounts{
-        {"/", base / "web"}, {"/node_modules/", base / "node_modules"}, {"/files/", temp.path}};
+    // The page and three.js are public; the user's files are served only under a secret prefix
+    // printed in the URL (issue 30). The page is mounted there too, so its relative
+    // "files/NAME" requests carry the token.
+    const std::string token = random_token();
+    const std::vector<Mount> mounts{{"/", base / "web"},
+                                    {"/node_modules/", base / "node_modules"},
+                                    {"/" + token + "/", base / "web"},
+                                    {"/" + token + "/files/", temp.path}};
     std::unique_ptr<StaticServer> server;
     try {
       server = std::make_unique<StaticServer>(mounts, port < 0 ? kDefaultPort : port);
@@ -266,7 +267,7 @@ void add_view_verb(CLI::App& app, Cli& cli) {
       if (port >= 0) throw;
       server = std::make_unique<StaticServer>(mounts, 0);  // the default port is taken
     }
-    std::string url = fmt::format("http://127.0.0.1:{}/?", server->port());
+    std::string url = fmt::format("http://127.0.0.1:{}/{}/?", server->port(), token);
     for (size_t i = 0; i < done.size(); ++i) {
       url += fmt::format("{}src=files/{}", i ? "&" : "", url_encode(done[i].name));
     }

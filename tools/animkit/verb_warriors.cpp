@@ -5,6 +5,7 @@
 #include <cmath>
 #include <optional>
 
+#include "animkit/core/safe_path.h"
 #include "animkit/gltf/export.h"
 #include "animkit/warriors/builder.h"
 #include "animkit/warriors/instance.h"
@@ -182,18 +183,20 @@ void add_extract(CLI::App& group, Cli& cli) {
   verb->callback([&cli] {
     std::vector<uint8_t> bytes;
     const WarriorsFile f = open_file(file, bytes);
-    std::filesystem::create_directories(out_dir);
+    // Clip names come from the file: each becomes a safe name inside -o (issue 30).
+    OutputFolder folder(out_dir);
     Json written = Json::array();
     size_t i = 0;
     for (const Resource* r : f.resources()) {
       const ClipSet& s = f.sets[i];
       const bool anm = r->chunks.size() == 2 && s.clips.size() == 1;
       const std::string name =
-          anm ? fmt::format("{:03d}-{}.anm", i, s.clips[0].clip.descriptor.name_text())
-              : fmt::format("{:03d}-{:08x}.res", i, r->header.name_hash);
+          anm ? folder.claim(
+                    fmt::format("{:03d}-{}", i, s.clips[0].clip.descriptor.name_text()), ".anm")
+              : folder.claim(fmt::format("{:03d}-{:08x}", i, r->header.name_hash), ".res");
       Writer w;
       write_resource(w, *r);
-      write_file(std::filesystem::path(out_dir) / name, w.bytes());
+      folder.write(name, w.bytes());
       written.push_back(name);
       if (!cli.json) cli.out << fmt::format("{}: {} bytes\n", name, w.pos());
       ++i;

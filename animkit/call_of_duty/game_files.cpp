@@ -258,7 +258,12 @@ std::vector<uint8_t> GameFiles::read(const GameFile& file, std::optional<size_t>
   }
   uint64_t size = st.size;
   if (max_bytes) size = std::min<uint64_t>(size, *max_bytes);
-  check_memory(size, "archive member");
+  // Checked before anything is inflated; the error names the archive and the member.
+  try {
+    check_memory(size, "archive member (uncompressed size)");
+  } catch (const Error& e) {
+    throw Error(e.message(), std::nullopt, file.display);
+  }
   zip_file_t* zf = zip_fopen_index(s.zip, static_cast<zip_uint64_t>(file.entry), 0);
   if (!zf) {
     throw Error(fmt::format("cannot read the archive member ({})", zip_strerror(s.zip)),

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "animkit/call_of_duty/level_script.h"
 #include "animkit/call_of_duty/tokenizer.h"
 #include "animkit/core/error.h"
 
@@ -39,7 +40,8 @@ std::vector<ScriptReference> player_anim_references(std::string_view text,
 
 namespace {
 
-// A level script: maps/<name>.gsc or maps/mp/<name>.gsc, not a `_` utility script.
+// Where a level script may stand: maps/<name>.gsc or maps/mp/<name>.gsc, not a `_` utility
+// script. Whether it is a level is its content's (is_level below).
 std::optional<std::string> level_name(const std::string& script) {
   constexpr std::string_view kMaps = "maps/", kExt = ".gsc";
   if (script.compare(0, kMaps.size(), kMaps) != 0) return std::nullopt;
@@ -57,6 +59,23 @@ class LevelLinker {
  public:
   LevelLinker(const GameFiles& files, bool complete, const LinkOptions& link)
       : files_(files), complete_(complete), link_(link) {}
+
+  // Every script a level loads (the scans alone, no linking): for choosing the levels a mod's
+  // scripts reach.
+  std::unordered_set<std::string> reach(const std::string& level_script) {
+    std::unordered_set<std::string> seen{level_script};
+    std::vector<std::string> todo{level_script};
+    while (!todo.empty()) {
+      const std::string script = std::move(todo.back());
+      todo.pop_back();
+      const auto s = scan(script);
+      if (!s) continue;
+      for (const ScriptDependency& d : s->dependencies) {
+        if (seen.insert(d.script).second) todo.push_back(d.script);
+      }
+    }
+    return seen;
+  }
 
   std::shared_ptr<const ScriptScan> scan(const std::string& script) {
     auto it = cache_.find(script);
@@ -114,7 +133,13 @@ class LevelLinker {
     }
     visited_order_.emplace_back(script, s);
     scripts_.push_back(s);
-    if (depth > 512) return;  // an absurd chain: the rest of it is not followed
+    chain_.push_back(script);
+    if (depth >= kMaxChain) {
+      // The rest of an absurd chain is not followed, and the lint says so (README Choices 42).
+      if (!s->dependencies.empty()) deep_chain(*s);
+      chain_.pop_back();
+      return;
+    }
     size_t i = 0, j = 0;
     const auto& dirs = s->directives;
     const auto& deps = s->dependencies;
@@ -127,7 +152,33 @@ class LevelLinker {
         ++j;
       }
     }
+    chain_.pop_back();
   }
+
+  void deep_chain(const ScriptScan& s) {
+    std::string names;
+    for (size_t k = 0; k < chain_.size(); ++k) {
+      if (k == 3 && chain_.size() > 7) {
+        names += fmt::format(" -> ... ({} more) ...", chain_.size() - 6);
+        k = chain_.size() - 3;
+      }
+      names += (names.empty() ? "" : " -> ") + chain_[k];
+    }
+    Diagnostic d;
+    d.level = Diagnostic::Level::kWarning;
+    d.file = s.file;
+    d.line = s.dependencies.front().line;
+    d.column = s.dependencies.front().column;
+    d.offset = s.dependencies.front().offset;
+    d.message = fmt::format(
+        "script chain deeper than {} scripts: {}; the scripts it loads from here are not "
+        "followed",
+        kMaxChain, names);
+    missing_.push_back(std::move(d));
+  }
+
+  static constexpr int kMaxChain = 512;
+  std::vector<std::string> chain_;
 
   const GameFiles& files_;
   bool complete_;
@@ -182,30 +233,53 @@ LintReport lint_levels(const LevelLintOptions& options) {
 
   LintReport report;
   report.diagnostics = files.diagnostics();
-  // The levels of the mod; a mod without levels of its own plays in the game's.
-  const std::vector<GameFile> mod_scripts = files.list("", ".gsc", mod);
-  std::vector<std::pair<std::string, std::string>> levels;  // name, script
-  for (int pass = 0; pass < 2 && levels.empty(); ++pass) {
-    for (const GameFile& f : pass == 0 ? mod_scripts : files.list("maps/", ".gsc")) {
-      if (auto name = level_name(f.name)) levels.emplace_back(*name, f.name);
+  // Levels as the game has them (issue 26): a maps/<name>.gsc whose main calls maps\_load::main,
+  // or that a .bsp names; helpers are linted inside the levels that reach them, never as levels.
+  LevelLinker linker(files, complete, link);
+  auto is_level = [&](const GameFile& f, const std::string& name) {
+    if (files.find("maps/" + name + ".bsp")) return true;
+    try {
+      return main_calls_load_main(files.read_text(f));
+    } catch (const Error&) {
+      return false;  // unreadable: its scan reports why
+    }
+  };
+  std::vector<std::pair<std::string, std::string>> all_levels;  // name, script
+  for (const GameFile& f : files.list("maps/", ".gsc")) {
+    if (auto name = level_name(f.name); name && is_level(f, *name)) {
+      all_levels.emplace_back(*name, f.name);
     }
   }
+  // The levels to lint: every level (of the mod or of the game folders) that reaches one of the
+  // mod's scripts, with the mod's copies in place; a mod with no script any level reaches plays
+  // in every level of the game.
+  const std::vector<GameFile> mod_scripts = files.list("", ".gsc", mod);
+  std::unordered_set<std::string> mod_names;
+  for (const GameFile& f : mod_scripts) mod_names.insert(f.name);
+  std::vector<std::pair<std::string, std::string>> levels;
+  for (const auto& l : all_levels) {
+    const auto reached = linker.reach(l.second);
+    if (std::any_of(reached.begin(), reached.end(),
+                    [&](const std::string& s) { return mod_names.count(s) > 0; })) {
+      levels.push_back(l);
+    }
+  }
+  if (levels.empty()) levels = all_levels;
   const std::string player_script = "mp/playeranim.script";
   if (options.level) {
     const std::string want = to_lower(*options.level);
     std::vector<std::pair<std::string, std::string>> one;
-    for (const auto& l : levels) {
+    for (const auto& l : all_levels) {
       if (l.first == want) one.push_back(l);
     }
     if (one.empty() && want != player_script) {
       std::string names;
-      for (const auto& l : levels) names += (names.empty() ? "" : ", ") + l.first;
+      for (const auto& l : all_levels) names += (names.empty() ? "" : ", ") + l.first;
       throw Error(fmt::format("no level '{}' (levels: {})", *options.level,
                               names.empty() ? "none" : names));
     }
     levels = std::move(one);
   }
-  LevelLinker linker(files, complete, link);
   std::set<std::string> loaded;
   for (const auto& [name, script] : levels) {
     LevelLint l;

@@ -4,6 +4,7 @@
 
 #include "animkit/call_of_duty/atr_document.h"
 #include "animkit/call_of_duty/loader.h"
+#include "animkit/call_of_duty/play_scenario.h"
 #include "animkit/call_of_duty/tree_output.h"
 #include "animkit/call_of_duty/xanim_document.h"
 #include "animkit/call_of_duty/xanim_import.h"
@@ -82,6 +83,10 @@ void register_module(Registry& registry) {
   xanim.import_gltf = import_xanim_gltf;  // animkit import --as cod-xanim (issue 17)
   engine.formats.push_back(std::move(xanim));
   engine.options = atr_options();
+  engine.play = [](const Json& scenario, const std::filesystem::path& base,
+                   const PlayOptions& options, std::ostream& out) {
+    return play_scenario(scenario, base, options, out);  // animkit play (issue 26)
+  };
   engine.demo = demo;
   registry.add(std::move(engine));
 }

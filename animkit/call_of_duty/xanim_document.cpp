@@ -219,13 +219,14 @@ bool sniff_xanim(const std::filesystem::path&, Bytes head) {
   if (head.size() < kXAnimHeaderSize) return false;
   Reader r(head);
   const XAnimHeader h = read_xanim_header(r);
-  if (h.version != kXAnimVersion || h.num_parts < 0 || h.num_parts > 128 || h.frame_rate <= 0 ||
-      (h.flags & ~3) != 0) {
+  // §1.1 / §1.2: flag bits 2-7 and the bytes after the notetracks are ignored by the game, so
+  // they do not stop a file from being one; the whole layout must still read.
+  if (h.version != kXAnimVersion || h.num_parts < 0 || h.num_parts > 128 || h.frame_rate <= 0) {
     return false;
   }
   try {
-    const XAnimFile f = parse_xanim(head, "sniff");
-    return f.tail.empty();
+    (void)parse_xanim(head, "sniff");
+    return true;
   } catch (const Error& e) {
     // A head cut at 64 KiB: a truncation at its very end still counts.
     return head.size() >= 65536 && e.message().find("truncated") != std::string::npos;

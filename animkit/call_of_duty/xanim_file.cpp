@@ -287,7 +287,8 @@ void check_frames(const std::vector<uint16_t>& frames, uint16_t n, uint64_t at,
   }
   for (size_t i = 1; i < frames.size(); ++i) {
     if (frames[i] <= frames[i - 1]) {
-      out.push_back({false, true, list + i * width,
+      // An error, not a warning: keys out of order have no time line (`export` refuses them).
+      out.push_back({true, true, list + i * width,
                      fmt::format("{}: frame index {} ({}) does not rise above {}", what, i,
                                  frames[i], frames[i - 1])});
       break;
@@ -328,6 +329,12 @@ std::vector<XAnimFinding> check_xanim(const XAnimFile& f) {
   if (h.frame_rate == 0) {
     out.push_back({false, false, 7, "frame rate 0: time does not advance"});
   }
+  if (h.frame_rate < 0) {
+    // §1.1: not checked by the game, but time then runs backwards (`export` and `play` refuse it).
+    out.push_back({true, false, 7,
+                   fmt::format("frame rate {} is negative: time would run backwards",
+                               h.frame_rate)});
+  }
   if (n == 0 && t != 0) {
     out.push_back({false, false, 2, "one frame (N = 0): frequency and note times are 0"});
   }
@@ -337,6 +344,15 @@ std::vector<XAnimFinding> check_xanim(const XAnimFile& f) {
     check_frames(r.frames, n, r.offset, what + " rotation", out);
     check_count(tr.key_count, t, tr.offset, what + " translation", out);
     check_frames(tr.frames, n, tr.offset, what + " translation", out);
+    for (size_t k = 0; k < tr.values.size(); ++k) {
+      const Vec3& v = tr.values[k];
+      if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z)) {
+        out.push_back({true, false, tr.offset,
+                       fmt::format("{} translation: key {} is not finite (`export` refuses it)",
+                                   what, k)});
+        break;
+      }
+    }
   };
   if (f.has_delta) streams(f.delta_rotation, f.delta_translation, "delta");
   for (size_t i = 0; i < f.parts.size(); ++i) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <sstream>
 
 #include "animkit/core/json_text.h"
 #include "animkit/core/json_util.h"
@@ -77,10 +78,11 @@ TEST_F(CodCli, TreeAssetsFromAGameArchive) {
 TEST_F(CodCli, LintLevelsAgainstTheGame) {
   fs::create_directories(dir_ / "main");
   write_zip(dir_ / "main/pak0.pk3", {{"animtrees/soldier.atr", "main\n{\n    idle\n    walk\n}\n"},
+                                     {"maps/_load.gsc", "main() {}\n"},
                                      {"xanim/idle", xanim_header(10, 1)},
                                      {"xanim/walk", xanim_header(10, 1)}});
   Write("mod/maps/town.gsc",
-        "#using_animtree(\"soldier\");\nmain() { self setanim(%idle); }\n"
+        "#using_animtree(\"soldier\");\nmain() { self setanim(%idle); maps\\_load::main(); }\n"
         "#using_animtree(\"turret88\");\nf() { x = 10%2; }\n");
   Result r = Run("cod lint " + P("mod") + " --game-dir " + P("main"));
   EXPECT_EQ(r.code, 0) << r.out << r.err;
@@ -100,7 +102,8 @@ TEST_F(CodCli, LintLevelsAgainstTheGame) {
   EXPECT_EQ(j["levels"][0]["level"], "town");
   EXPECT_EQ(j["levels"][0]["trees"][0]["file"], P("main") + "/pak0.pk3/animtrees/soldier.atr");
   // A reference the tree lacks is an error; --level picks one level.
-  Write("mod/maps/town.gsc", "#using_animtree(\"soldier\");\nmain() { x = %run; }\n");
+  Write("mod/maps/town.gsc",
+        "#using_animtree(\"soldier\");\nmain() { x = %run; maps\\_load::main(); }\n");
   r = Run("cod lint " + P("mod") + " --game-dir " + P("main") + " --level town --json");
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(Json::parse(r.out)["levels"][0]["reference_values"][0]["value"], nullptr);
@@ -182,6 +185,58 @@ TEST_F(CodCli, ExportThenImportGivesTheXAnimBack) {
   // --frame-rate that is not whole: exit 1.
   EXPECT_EQ(Run("import " + P("walk.glb") + " --as cod-xanim --frame-rate 29.97 -o " + P("x")).code,
             1);
+}
+
+// `animkit play` with "engine": "call_of_duty" and `cod pose` (issue 26): the §2.6 example
+// played from a tree beside the scenario and an xanim from a game folder's pk3.
+TEST_F(CodCli, PlayAndPose) {
+  Write("human.atr", "clip\n");
+  fs::create_directories(dir_ / "main");
+  write_zip(dir_ / "main/pak0.pk3", {{"xanim/clip", worked_example()}});
+  Write("s.json", R"({"engine": "call_of_duty", "tree": "human.atr", "game_dirs": ["main"],
+    "dt": 0.1, "updates": 3,
+    "calls": [{"update": 0, "node": "clip", "weight": 1, "blend_time": 0, "rate": 0.8}]})");
+  Result r = Run("play " + P("s.json") + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::vector<Json> lines;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) lines.push_back(Json::parse(line));
+  ASSERT_EQ(lines.size(), 3u);
+  // §2.6: t = 0.6, lanes (0.42427, 0.82427), translation (1, 2, 3); `fire` at 0.5.
+  EXPECT_EQ(lines[0]["nodes"][0]["name"], "clip");
+  EXPECT_EQ(lines[0]["nodes"][0]["time"].get<double>(), json_float(0.6f));
+  EXPECT_NEAR(lines[0]["parts"][0]["rotation"][2].get<double>(), 0.42427, 5e-6);
+  EXPECT_NEAR(lines[0]["parts"][0]["rotation"][3].get<double>(), 0.82427, 5e-6);
+  EXPECT_EQ(lines[0]["parts"][0]["translation"], (Json{1, 2, 3}));
+  EXPECT_EQ(lines[0]["notes"][0]["note"], "fire");
+  EXPECT_EQ(lines[1]["notes"][0]["note"], "end");
+  EXPECT_EQ(lines[1]["nodes"][0]["time"], 1);
+  // Text form.
+  r = Run("play " + P("s.json"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("note fire of clip at 0.5 (server)"), std::string::npos) << r.out;
+  // cod pose: a glTF binary of the update's pose.
+  r = Run("cod pose " + P("s.json") + " --update 0 -o " + P("pose.glb"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(test::slurp(dir_ / "pose.glb").substr(0, 4), "glTF");
+  r = Run("cod pose " + P("s.json") + " --update 3 -o " + P("late.glb"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("the scenario ends before update 3"), std::string::npos) << r.err;
+  EXPECT_EQ(Run("cod pose " + P("s.json") + " -o " + P("x.glb")).code, 2);  // no --update
+  // Bad scenarios: exit 1 naming the scenario and what is wrong.
+  Write("bad.json", R"({"engine": "call_of_duty", "tree": "human.atr", "game_dirs": ["main"],
+    "updates": 2, "calls": [{"update": 0, "node": "run", "weight": 1}]})");
+  r = Run("play " + P("bad.json"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("animation 'run' not defined in anim tree 'human'"), std::string::npos)
+      << r.err;
+  Write("rate.json", R"({"engine": "call_of_duty", "tree": "human.atr", "game_dirs": ["main"],
+    "updates": 2, "calls": [{"update": 0, "node": "clip", "rate": -1}]})");
+  r = Run("play " + P("rate.json"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find(P("rate.json")), std::string::npos) << r.err;
+  Write("nofile.json", R"({"engine": "call_of_duty", "tree": "other.atr", "updates": 1})");
+  EXPECT_EQ(Run("play " + P("nofile.json")).code, 1);
 }
 
 }  // namespace

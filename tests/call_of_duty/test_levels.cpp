@@ -4,6 +4,7 @@
 
 #include "animkit/call_of_duty/gsc_scanner.h"
 #include "animkit/call_of_duty/level_lint.h"
+#include "animkit/call_of_duty/level_script.h"
 #include "animkit/core/error.h"
 #include "zip_writer.h"
 
@@ -53,12 +54,13 @@ struct Mod {
     // level1 includes _a (which selects t0) before its own directive for t1.
     t.write("mod/maps/level1.gsc",
             "#include maps\\_a;\n#using_animtree(\"t1\");\n"
-            "main() { self setanim(%one); animscripts\\init::main(); }\n");
+            "main() { self setanim(%one); animscripts\\init::main(); maps\\_load::main(); }\n");
+    t.write("mod/maps/_load.gsc", "main() {}\n");
     t.write("mod/maps/_a.gsc", "#using_animtree(\"t0\");\na() { x = %zero; }\n");
     t.write("mod/animscripts/init.gsc",
             "#using_animtree(\"t1\");\nmain() { y = %one; z = %bad; }\n");
     t.write("mod/maps/level2.gsc",
-            "#using_animtree(\"t1\");\nmain() { animscripts\\init::main(); }\n");
+            "#using_animtree(\"t1\");\nmain() { maps\\_load::main(); animscripts\\init::main(); }\n");
     t.write("mod/animtrees/t0.atr", "zero\n");
     t.write("mod/animtrees/t1.atr", "g\n{\n    one\n    two\n}\n");
     t.write("mod/maps/mp/_util.gsc", "u() { q = %early; }\n");  // in no level
@@ -89,7 +91,8 @@ TEST(CodLevels, EachLevelHasItsOwnRegistryInLoadOrder) {
   for (const auto& s : one->link.scripts) {
     scripts.push_back(std::filesystem::path(s->file).lexically_relative(m.mod).generic_string());
   }
-  EXPECT_EQ(scripts, (V{"maps/level1.gsc", "maps/_a.gsc", "animscripts/init.gsc"}));
+  EXPECT_EQ(scripts,
+            (V{"maps/level1.gsc", "maps/_a.gsc", "animscripts/init.gsc", "maps/_load.gsc"}));
   // The include is met first: t0 is tree 1, t1 tree 2.
   ASSERT_EQ(one->link.trees.size(), 2u);
   EXPECT_EQ(one->link.trees[0].name, "t0");
@@ -148,7 +151,7 @@ TEST(CodLevels, OneLevel) {
 
 TEST(CodLevels, MissingScriptIsAWarningWithTheGame) {
   Mod m;
-  m.t.write("mod/maps/level3.gsc", "main() { maps\\_gone::f(); }\n");
+  m.t.write("mod/maps/level3.gsc", "main() { maps\\_gone::f(); maps\\_load::main(); }\n");
   const LintReport alone = m.lint();
   EXPECT_TRUE(find(alone, "level3")->link.diagnostics.empty());  // may be in the game
   const LintReport r = m.lint(std::nullopt, true);
@@ -177,6 +180,91 @@ TEST(CodLevels, PlayerAnimationScript) {
   EXPECT_EQ(p.link.diagnostics[0].to_string(),
             (m.mod / "mp/playeranim.script").string() +
                 ":6:10: animation 'pl_gone' not defined in anim tree 'multiplayer'");
+}
+
+// Issue 26, "levels as the game has them": a level is a maps/<name>.gsc whose main calls
+// maps\_load::main.
+TEST(CodLevels, WhatMakesALevel) {
+  EXPECT_TRUE(main_calls_load_main("main()\n{\n  maps\\_load::main();\n}\n"));
+  EXPECT_TRUE(main_calls_load_main("#include x;\nMain ( ) { Maps/_Load::MAIN(); }"));
+  EXPECT_FALSE(main_calls_load_main("main() { // maps\\_load::main();\n}\n"));
+  EXPECT_FALSE(main_calls_load_main("main() { x = \"maps\\_load::main\"; }"));
+  EXPECT_FALSE(main_calls_load_main("main() { f(); }\nf() { maps\\_load::main(); }\n"));
+  EXPECT_FALSE(main_calls_load_main("main() { maps\\_load::other(); }"));
+  EXPECT_FALSE(main_calls_load_main("f() { main(); maps\\_load::main(); }"));
+}
+
+// A game folder with a level and its helper; a mod that overrides only the helper.
+struct Stalingrad {
+  TempDir t;
+  std::filesystem::path game, mod;
+  Stalingrad() {
+    game = t.mkdir("game");
+    mod = t.mkdir("mod");
+    t.write("game/maps/_load.gsc", "main() {}\n");
+    t.write("game/maps/stalingrad.gsc",
+            "main()\n{\n    maps\\_load::main();\n    maps\\stalingrad_anim::main();\n}\n");
+    t.write("game/maps/stalingrad_anim.gsc",
+            "#using_animtree(\"generic_human\");\nmain() { x = %run; }\n");
+    t.write("game/maps/dawnville.gsc", "main() { maps\\_load::main(); }\n");
+    t.write("game/maps/bsponly.gsc", "main() { }\n");
+    t.write("game/maps/bsponly.bsp", "IBSP");
+    t.write("game/animtrees/generic_human.atr", "run\nwalk\n");
+    t.write("mod/maps/stalingrad_anim.gsc",
+            "#using_animtree(\"generic_human\");\nmain() { x = %sprint; }\n");
+  }
+  LintReport lint(std::optional<std::string> level = {}) {
+    LevelLintOptions o;
+    o.mod_dir = mod;
+    o.game_dirs = {game};
+    o.level = level;
+    return lint_levels(o);
+  }
+};
+
+TEST(CodLevels, HelperOverriddenByAModIsLintedInItsLevel) {
+  Stalingrad s;
+  const LintReport r = s.lint();
+  // Only the level that reaches the mod's script; the helper is never a level.
+  ASSERT_EQ(r.level_count(), 1u);
+  const LevelLint* l = find(r, "stalingrad");
+  ASSERT_NE(l, nullptr);
+  EXPECT_EQ(find(r, "stalingrad_anim"), nullptr);
+  ASSERT_EQ(l->link.diagnostics.size(), 1u);
+  EXPECT_EQ(l->link.diagnostics[0].to_string(),
+            (s.mod / "maps/stalingrad_anim.gsc").string() +
+                ":2:14: animation 'sprint' not defined in anim tree 'generic_human'");
+  EXPECT_EQ(find(r, "(no level)"), nullptr);  // the helper is loaded by its level
+  // --level names any level of the game folders; a .bsp makes a level of a script too.
+  EXPECT_EQ(s.lint("stalingrad").levels.size(), 1u);
+  EXPECT_EQ(s.lint("bsponly").levels.at(0).name, "bsponly");
+  try {
+    s.lint("stalingrad_anim");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.message(), "no level 'stalingrad_anim' (levels: bsponly, dawnville, stalingrad)");
+  }
+}
+
+TEST(CodLevels, DeepChainIsReportedNotCut) {
+  Stalingrad s;
+  s.t.write("mod/maps/stalingrad_anim.gsc", "main() { maps\\c0::f(); }\n");
+  for (int i = 0; i < 520; ++i) {
+    s.t.write("mod/maps/c" + std::to_string(i) + ".gsc",
+              "f() { maps\\c" + std::to_string(i + 1) + "::f(); }\n");
+  }
+  const LintReport r = s.lint("stalingrad");
+  size_t deep = 0;
+  for (const Diagnostic& d : r.levels.at(0).link.diagnostics) {
+    if (d.message.find("script chain deeper than 512 scripts: maps/stalingrad.gsc -> "
+                       "maps/stalingrad_anim.gsc -> maps/c0.gsc -> ... (") == 0) {
+      ++deep;
+      EXPECT_NE(d.message.find("maps/c510.gsc; the scripts it loads from here are not followed"),
+                std::string::npos)
+          << d.message;
+    }
+  }
+  EXPECT_EQ(deep, 1u);
 }
 
 }  // namespace

@@ -263,14 +263,50 @@ TEST(CodXAnimFile, ValidateFindings) {
   EXPECT_EQ(f[2].message, "notetrack 0 'late': frame 9 is past N = 4 (time 2.25 > 1)");
 }
 
+// Issue 26: `validate` reports as errors what `export` refuses: a negative frameRate, sparse
+// indices that do not rise, translations that are not finite.
+TEST(CodXAnimFile, ValidateErrorsWhatExportRefuses) {
+  B bytes = worked_example();
+  bytes[7] = 0xE2;  // frameRate -30
+  bytes[8] = 0xFF;
+  std::vector<XAnimFinding> f = check_xanim(parse_xanim(bytes, "x"));
+  ASSERT_FALSE(f.empty());
+  EXPECT_TRUE(f[0].error);
+  EXPECT_EQ(f[0].offset, 7u);
+  EXPECT_EQ(f[0].message, "frame rate -30 is negative: time would run backwards");
+  bytes = worked_example();
+  bytes[16] = 0x00;  // rotation frame indices {0, 0}
+  f = check_xanim(parse_xanim(bytes, "x"));
+  bool rising = false;
+  for (const XAnimFinding& x : f) {
+    if (x.message.find("does not rise") != std::string::npos) rising = x.error;
+  }
+  EXPECT_TRUE(rising);
+  bytes = worked_example();
+  bytes[25] = 0xC0;  // translation x = 1.0f (00 00 80 3F) -> 00 00 C0 7F, a NaN
+  bytes[26] = 0x7F;
+  f = check_xanim(parse_xanim(bytes, "x"));
+  ASSERT_FALSE(f.empty());
+  EXPECT_TRUE(f.back().error);
+  EXPECT_EQ(f.back().message, "part 0 'j' translation: key 0 is not finite (`export` refuses it)");
+}
+
 TEST(CodXAnimDocument, SniffAndNeutral) {
   const B bytes = worked_example();
   EXPECT_TRUE(sniff_xanim("j_anim", bytes));
   const std::string atr = "main\n{\n    walk\n}\n";
   EXPECT_FALSE(sniff_xanim("x", {reinterpret_cast<const uint8_t*>(atr.data()), atr.size()}));
+  // §1.2 "Bytes after them are ignored" and §1.1 "other bits ignored": the game loads both, so
+  // the content sniff accepts them (issue 26).
   B tail = bytes;
   tail.push_back(0);
-  EXPECT_FALSE(sniff_xanim("x", tail));  // strict: nothing after the notetracks
+  tail.push_back(0xFF);
+  EXPECT_TRUE(sniff_xanim("x", tail));
+  B flags = bytes;
+  flags[6] |= 0xFC;
+  EXPECT_TRUE(sniff_xanim("x", flags));
+  B cut(bytes.begin(), bytes.end() - 1);  // the notetracks cut short: not a whole file
+  EXPECT_FALSE(sniff_xanim("x", cut));
   const Animated a = xanim_to_neutral(parse_xanim(bytes, "j_anim"));
   ASSERT_EQ(a.skeleton.names, (std::vector<std::string>{"root", "j"}));
   EXPECT_EQ(a.skeleton.parents[1], 0);

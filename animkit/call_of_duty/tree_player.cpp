@@ -1,0 +1,473 @@
+#include "animkit/call_of_duty/tree_player.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include "animkit/core/error.h"
+
+namespace animkit::call_of_duty {
+
+namespace {
+
+// §2.2: 1/32767 as the game writes it.
+constexpr float kLaneScale = 3.0518509447574615e-05f;
+// §6.8: "/ 32767²" as "· f32((1/32767) · (1/32767))".
+const float kDeltaScale = static_cast<float>((1.0 / 32767.0) * (1.0 / 32767.0));
+// §2.4 wraps by subtracting 1 repeatedly; past this many cycles in one step (a rate no stock
+// script sets) the whole cycles are taken at once, so an update stays bounded (README Choices).
+constexpr float kMaxWrapLoop = 1024.0f;
+
+// §6.1: a + (b - a) · frac, the difference of int16 lanes taken as an integer (§2.1).
+float lerp_lane(int16_t a, int16_t b, float frac) {
+  const float diff = static_cast<float>(static_cast<int32_t>(b) - static_cast<int32_t>(a));
+  return static_cast<float>(a) + diff * frac;
+}
+float lerp(float a, float b, float frac) { return a + (b - a) * frac; }
+
+}  // namespace
+
+void TreePlayer::Accum::clear() {
+  std::fill(lanes.begin(), lanes.end(), Quat{0, 0, 0, 0});
+  std::fill(translation.begin(), translation.end(), Vec3{});
+  std::fill(weight.begin(), weight.end(), 0.0f);
+}
+
+TreePlayer::TreePlayer(XAnim tree, std::vector<PlayLeafAnim> anims) : tree_(std::move(tree)) {
+  const size_t count = tree_.entries.size();
+  if (count == 0) throw Error("the tree has no root");
+  nodes_.resize(count);
+  restart_.assign(count, 0);
+  leaves_.resize(count);
+  anims.resize(count);
+  std::unordered_map<std::string, int32_t> slots;
+  size_t note_capacity = 0;
+  size_t depth_max = 0;
+  std::vector<size_t> depth(count, 0);
+  for (size_t i = 0; i < count; ++i) {
+    const XAnimEntry& e = tree_.entries[i];
+    if (e.parent >= 0 && static_cast<size_t>(e.parent) < i) depth[i] = depth[e.parent] + 1;
+    depth_max = std::max(depth_max, depth[i]);
+    if (!e.leaf) continue;
+    Leaf& leaf = leaves_[i];
+    files_.push_back(anims[i].file);
+    leaf.file = anims[i].file.get();
+    leaf.looped = anims[i].looped;
+    if (leaf.file) {
+      const XAnimHeader& h = leaf.file->header;
+      if (h.frame_rate < 0) {
+        throw Error(fmt::format("xanim '{}' (node {} '{}'): negative frameRate {}; time would "
+                                "run backwards (§2.4)",
+                                leaf.file->name, i, e.name, h.frame_rate));
+      }
+      leaf.n = leaf.file->frame_count_minus_one();
+      leaf.frequency = h.frequency();
+      leaf.notes = xanim_notes(*leaf.file);
+      // §2.3 / §6.5: of several parts with one name, the highest-indexed binds.
+      const auto& parts = leaf.file->parts;
+      leaf.slot.assign(parts.size(), -1);
+      for (size_t p = parts.size(); p-- > 0;) {
+        bool later = false;
+        for (size_t q = p + 1; q < parts.size() && !later; ++q) later = parts[q].name == parts[p].name;
+        if (later) continue;
+        auto [it, fresh] = slots.try_emplace(parts[p].name, static_cast<int32_t>(part_names_.size()));
+        if (fresh) part_names_.push_back(parts[p].name);
+        leaf.slot[p] = it->second;
+      }
+    } else {
+      leaf.notes = {{"end", 1.0f, -1}};  // §1.5: the implicit `end` of every animation
+    }
+    note_capacity += 2 * leaf.notes.size();
+  }
+  // Part names were met in reverse file order inside each leaf; number them in node order, then
+  // file order, for a stable listing.
+  {
+    std::vector<std::string> ordered;
+    std::unordered_map<std::string, int32_t> renumber;
+    for (size_t i = 0; i < count; ++i) {
+      if (!leaves_[i].file) continue;
+      for (const XAnimPart& p : leaves_[i].file->parts) {
+        if (renumber.try_emplace(p.name, static_cast<int32_t>(ordered.size())).second) {
+          ordered.push_back(p.name);
+        }
+      }
+    }
+    for (Leaf& leaf : leaves_) {
+      for (size_t p = 0; p < leaf.slot.size(); ++p) {
+        if (leaf.slot[p] >= 0) leaf.slot[p] = renumber[leaf.file->parts[p].name];
+      }
+    }
+    part_names_ = std::move(ordered);
+  }
+  const size_t parts = part_names_.size();
+  levels_.resize(depth_max + 2);
+  for (Accum& a : levels_) {
+    a.lanes.resize(parts);
+    a.translation.resize(parts);
+    a.weight.resize(parts);
+  }
+  pose_.resize(parts);
+  server_notes_.reserve(note_capacity);
+  client_notes_.reserve(note_capacity);
+  deltas_.reserve(count);
+  empty_sub_blends_.reserve(count);
+  // §6.2: the root's weight is 1.
+  nodes_[0].weight = nodes_[0].goal = 1;
+}
+
+const std::vector<XAnimTimedNote>& TreePlayer::notes(int32_t node) const {
+  check_node(node);
+  return leaves_[node].notes;
+}
+
+void TreePlayer::check_node(int32_t node) const {
+  if (node < 0 || static_cast<size_t>(node) >= nodes_.size()) {
+    throw Error(fmt::format("no node {} in tree '{}' ({} nodes)", node, tree_.name, nodes_.size()));
+  }
+}
+
+template <class F>
+void TreePlayer::each_leaf_below(int32_t node, F&& f) {
+  const XAnimEntry& e = tree_.entries[node];
+  if (e.leaf) {
+    f(node);
+    return;
+  }
+  for (int32_t c = 0; c < e.child_count; ++c) each_leaf_below(e.first_child + c, f);
+}
+
+void TreePlayer::set_weight(int32_t node, float goal, float blend_time) {
+  check_node(node);
+  if (node == 0) throw Error("the root's weight is 1 (§6.2); set the weights of its children");
+  if (!std::isfinite(goal) || goal < 0) {
+    throw Error(fmt::format("weight {} of node {}: a finite number >= 0", goal, node));
+  }
+  if (!std::isfinite(blend_time) || blend_time < 0) {
+    throw Error(fmt::format("blend time {} of node {}: a finite number of seconds >= 0",
+                            blend_time, node));
+  }
+  PlayNodeState& s = nodes_[node];
+  s.started = true;
+  s.goal = goal;
+  s.blend_left = blend_time;
+}
+
+void TreePlayer::set_rate(int32_t node, float rate) {
+  check_node(node);
+  if (!std::isfinite(rate) || rate < 0) {
+    throw Error(fmt::format("rate {} of node {}: a finite number >= 0", rate, node));
+  }
+  nodes_[node].started = true;
+  nodes_[node].rate = rate;
+  each_leaf_below(node, [&](int32_t leaf) {
+    nodes_[leaf].started = true;
+    nodes_[leaf].rate = rate;
+  });
+}
+
+void TreePlayer::restart(int32_t node) {
+  check_node(node);
+  nodes_[node].started = true;
+  each_leaf_below(node, [&](int32_t leaf) {
+    nodes_[leaf].started = true;
+    restart_[leaf] = 1;
+  });
+}
+
+void TreePlayer::update(float dt) {
+  if (!std::isfinite(dt) || dt < 0) {
+    throw Error(fmt::format("update of {} seconds: a finite number >= 0", dt));
+  }
+  server_notes_.clear();
+  client_notes_.clear();
+  deltas_.clear();
+  empty_sub_blends_.clear();
+  // Weights move linearly toward their goals (README Choices: the blend time).
+  for (size_t i = 1; i < nodes_.size(); ++i) {
+    PlayNodeState& s = nodes_[i];
+    if (!s.started) continue;
+    // A remainder within float rounding of the step ends the blend now, not an update later.
+    if (s.blend_left > dt * 1.0001f) {
+      s.weight = s.weight + (s.goal - s.weight) * (dt / s.blend_left);
+      s.blend_left = s.blend_left - dt;
+    } else {
+      s.weight = s.goal;
+      s.blend_left = 0;
+    }
+  }
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    if (!tree_.entries[i].leaf || !nodes_[i].started) continue;
+    advance(static_cast<int32_t>(i), dt);
+    fire_notes(static_cast<int32_t>(i));
+    compute_delta(static_cast<int32_t>(i));
+  }
+  // The client's queue: every note of the update, stably by fraction (insertion sort: no
+  // allocation, and the lists are short).
+  for (size_t i = 1; i < client_notes_.size(); ++i) {
+    const PlayNote n = client_notes_[i];
+    size_t j = i;
+    for (; j > 0 && client_notes_[j - 1].fraction > n.fraction; --j) {
+      client_notes_[j] = client_notes_[j - 1];
+    }
+    client_notes_[j] = n;
+  }
+  // §2.2: blend from the root (weight 1), then divide the top by the accumulated weight.
+  Accum& top = levels_[0];
+  top.clear();
+  blend(0, 1.0f, 0, true);
+  for (size_t p = 0; p < pose_.size(); ++p) {
+    PlayPart& out = pose_[p];
+    out.weight = top.weight[p];
+    if (!(out.weight > 0)) {
+      out = PlayPart{};
+      continue;
+    }
+    // §6.1: a division per lane and per component, not a multiply by the reciprocal.
+    const float w = out.weight;
+    out.lanes = {top.lanes[p].x / w, top.lanes[p].y / w, top.lanes[p].z / w, top.lanes[p].w / w};
+    out.translation = {top.translation[p].x / w, top.translation[p].y / w,
+                       top.translation[p].z / w};
+  }
+}
+
+// §2.4 / §6.6: restart, step = f32(f32(frequency · rate) · dt), t = f32(t + step), then clamp
+// (not looped) or wrap with the cycle counter (looped).
+void TreePlayer::advance(int32_t node, float dt) {
+  PlayNodeState& s = nodes_[node];
+  const Leaf& leaf = leaves_[node];
+  if (restart_[node]) {
+    s.time = 0;
+    s.cycle = 0;
+    restart_[node] = 0;
+  }
+  s.previous = s.time;
+  s.wraps = 0;
+  const float step = (leaf.frequency * s.rate) * dt;
+  if (!std::isfinite(step)) {
+    throw Error(fmt::format("node {} '{}': the step frequency x rate x dt overflows float32", node,
+                            tree_.entries[node].name));
+  }
+  float t = s.time + step;
+  if (t >= 1.0f) {
+    if (!leaf.looped) {
+      t = 1.0f;
+    } else if (t < kMaxWrapLoop) {
+      while (t >= 1.0f) {
+        t = t - 1.0f;
+        ++s.wraps;
+      }
+    } else {
+      const float whole = std::floor(t);
+      t = t - whole;
+      s.wraps = whole >= 4294967295.0f ? UINT32_MAX : static_cast<uint32_t>(whole);
+    }
+  }
+  s.cycle += s.wraps;
+  s.time = t;
+}
+
+// §3 / §6.9: the server's walk from the next note after S, and the client's queue entries.
+void TreePlayer::fire_notes(int32_t node) {
+  const PlayNodeState& s = nodes_[node];
+  const Leaf& leaf = leaves_[node];
+  const std::vector<XAnimTimedNote>& notes = leaf.notes;
+  const size_t n = notes.size();
+  const float from = s.previous, to = s.time;
+  // §6.9: step = cycles + C - S in float32; the fraction (cycle delta + tau - S) / step.
+  const float step = (static_cast<float>(s.wraps) + to) - from;
+  auto fraction = [&](size_t entry, uint32_t cycle_delta) {
+    if (step == 0.0f) return 0.0f;  // a held leaf (README Choices)
+    return ((static_cast<float>(cycle_delta) + notes[entry].time) - from) / step;
+  };
+  auto server = [&](size_t entry) {
+    server_notes_.push_back({node, static_cast<uint16_t>(entry), fraction(entry, 0)});
+  };
+  auto client = [&](size_t entry, uint32_t cycle_delta) {
+    client_notes_.push_back({node, static_cast<uint16_t>(entry), fraction(entry, cycle_delta)});
+  };
+  // "When S = 1.0, only `end` fires."
+  if (from == 1.0f) {
+    server(n - 1);
+    client(n - 1, 0);
+    return;
+  }
+  // The next note from S: the smallest time >= S, first in file order on ties.
+  size_t next = n - 1;
+  for (size_t i = 0; i < n; ++i) {
+    if (notes[i].time >= from && notes[i].time < notes[next].time) next = i;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (notes[i].time == notes[next].time && notes[i].time >= from) {
+      next = i;
+      break;
+    }
+  }
+  auto walk = [&](size_t i, float limit, bool through_end) {
+    for (; i < n && (through_end || notes[i].time < limit); ++i) {
+      server(i);
+      client(i, 0);
+    }
+  };
+  const bool wrapped = leaf.looped && s.wraps > 0;
+  if (to == 1.0f && !leaf.looped) {
+    walk(next, 0, true);  // the non-looped end: every remaining entry through `end`
+  } else if (!wrapped || to >= from) {
+    walk(next, to, false);  // S <= tau < C in stored order from the next note
+  } else if (notes[next].time < to) {
+    walk(next, to, false);
+  } else if (notes[next].time >= from) {
+    walk(next, 0, true);  // through `end`, then from entry 0 while tau < C
+    for (size_t i = 0; i < n && notes[i].time < to; ++i) server_notes_.push_back(
+        {node, static_cast<uint16_t>(i), fraction(i, s.wraps)});
+    // The client's restart loop after a wrap advances two entries per step (§3).
+    for (size_t i = 0; i < n && notes[i].time < to; i += 2) client(i, s.wraps);
+  }
+}
+
+// §2.5 / §6.8: the delta from S to C in the leaf's delta-motion streams.
+void TreePlayer::compute_delta(int32_t node) {
+  const Leaf& leaf = leaves_[node];
+  if (!leaf.file || !leaf.file->has_delta) return;
+  const PlayNodeState& s = nodes_[node];
+  const XAnimDeltaSample a = sample_delta(*leaf.file, xanim_frame(s.previous, leaf.n));
+  const XAnimDeltaSample e = sample_delta(*leaf.file, xanim_frame(s.time, leaf.n));
+  PlayDelta d;
+  d.node = node;
+  // The yaw from S to C; XAnimCalcDelta's identity when either lane is 0.
+  float z = e.z * a.w - e.w * a.z;
+  float w = e.w * a.w + e.z * a.z;
+  z = z * kDeltaScale;
+  w = w * kDeltaScale;
+  if (z == 0.0f || w == 0.0f) {
+    z = 0;
+    w = 1;
+  }
+  d.rotation[0] = z;
+  d.rotation[1] = w;
+  Vec3 end = e.translation;
+  const XAnimTranslationStream& ts = leaf.file->delta_translation;
+  if (leaf.looped && s.time < s.previous && ts.key_count > 0) {
+    const Vec3& last = ts.values.back();
+    end = {end.x + last.x, end.y + last.y, end.z + last.z};
+  }
+  Vec3 t{end.x - a.translation.x, end.y - a.translation.y, end.z - a.translation.z};
+  // x, y by the inverse of the yaw at C, in the matrix form with 2 / |q|^2 (§6.8).
+  const float len2 = e.z * e.z + e.w * e.w;
+  if (len2 > 0) {
+    const float scale = 2.0f / len2;
+    const float zs = e.z * scale;
+    const float wz = e.w * zs;  // sin of the yaw
+    const float zz = e.z * zs;
+    const float c = 1.0f - zz;  // cos of the yaw
+    const float x = c * t.x + wz * t.y;
+    const float y = c * t.y - wz * t.x;
+    t.x = x;
+    t.y = y;
+  }
+  d.translation = t;
+  deltas_.push_back(d);
+}
+
+// §2.2 with §6.2-6.3: a node of weight `weight` adds into levels_[level]. A blend node with one
+// weighted child is transparent; with two or more, at the top its children add straight into the
+// top sum, below the top they add into a sub-blend merged at the node's weight.
+void TreePlayer::blend(int32_t node, float weight, size_t level, bool top) {
+  const XAnimEntry& e = tree_.entries[node];
+  if (e.leaf) {
+    add_leaf(node, weight, levels_[level]);
+    return;
+  }
+  int32_t weighted = 0, only = -1;
+  for (int32_t c = e.first_child; c < e.first_child + e.child_count; ++c) {
+    if (nodes_[c].weight > 0) {
+      ++weighted;
+      only = c;
+    }
+  }
+  if (weighted == 0) return;
+  if (weighted == 1) {
+    blend(only, weight, level, top);
+    return;
+  }
+  const size_t into = top ? level : level + 1;
+  if (!top) levels_[into].clear();
+  for (int32_t c = e.first_child; c < e.first_child + e.child_count; ++c) {
+    if (nodes_[c].weight > 0) blend(c, nodes_[c].weight, into, false);
+  }
+  if (!top) merge(levels_[into], weight, levels_[level], node);
+}
+
+// §2.2 / §6.1: lanes += f32(lerp · f32(weight · 1/32767)), translation += f32(lerp · weight),
+// accumulated weight += weight; a 2-component stream writes z and w only; a compressed part
+// with no key adds its weight to w; no translation key adds nothing (§6.4).
+void TreePlayer::add_leaf(int32_t node, float weight, Accum& into) const {
+  const Leaf& leaf = leaves_[node];
+  if (!leaf.file) return;
+  const XAnimFrame at = xanim_frame(nodes_[node].time, leaf.n);
+  const float scale = weight * kLaneScale;
+  const auto& parts = leaf.file->parts;
+  for (size_t p = 0; p < parts.size(); ++p) {
+    const int32_t slot = leaf.slot[p];
+    if (slot < 0) continue;
+    const XAnimPart& part = parts[p];
+    Quat& q = into.lanes[slot];
+    const XAnimRotationStream& r = part.rotation;
+    if (r.key_count == 0) {
+      q.w = q.w + weight;  // an uncompressed part with no key is undefined in the game: the same
+    } else {
+      const XAnimKeySpan s = xanim_span(at, r.key_count, r.frames);
+      const XAnimQuatKey& a = r.keys[s.first];
+      const XAnimQuatKey& b = r.keys[s.second];
+      if (!r.two_component) {
+        q.x = q.x + lerp_lane(a[0], b[0], s.frac) * scale;
+        q.y = q.y + lerp_lane(a[1], b[1], s.frac) * scale;
+      }
+      q.z = q.z + lerp_lane(a[2], b[2], s.frac) * scale;
+      q.w = q.w + lerp_lane(a[3], b[3], s.frac) * scale;
+    }
+    const XAnimTranslationStream& t = part.translation;
+    if (t.key_count > 0) {
+      const XAnimKeySpan s = xanim_span(at, t.key_count, t.frames);
+      const Vec3& a = t.values[s.first];
+      const Vec3& b = t.values[s.second];
+      Vec3& v = into.translation[slot];
+      v.x = v.x + lerp(a.x, b.x, s.frac) * weight;
+      v.y = v.y + lerp(a.y, b.y, s.frac) * weight;
+      v.z = v.z + lerp(a.z, b.z, s.frac) * weight;
+    }
+    into.weight[slot] = into.weight[slot] + weight;
+  }
+}
+
+// §6.3: a sub-blend scaled to length = its weight: lanes · f32(weight / |q|) (|q| from the float32
+// sum of squares x, y, z, w), translation · f32(weight / accumulated weight); the parent's weight
+// grows by the sub-blend's. A sum of length 0 adds its weight only (and is reported).
+void TreePlayer::merge(const Accum& sub, float weight, Accum& into, int32_t node) {
+  bool empty = false;
+  for (size_t p = 0; p < sub.weight.size(); ++p) {
+    if (!(sub.weight[p] > 0)) continue;  // no child has the part: nothing to merge
+    const Quat& q = sub.lanes[p];
+    float sum = q.x * q.x;
+    sum = sum + q.y * q.y;
+    sum = sum + q.z * q.z;
+    sum = sum + q.w * q.w;
+    const float len = std::sqrt(sum);
+    if (len > 0) {
+      const float s = weight / len;
+      Quat& o = into.lanes[p];
+      o = {o.x + q.x * s, o.y + q.y * s, o.z + q.z * s, o.w + q.w * s};
+      const float f = weight / sub.weight[p];
+      const Vec3& t = sub.translation[p];
+      Vec3& v = into.translation[p];
+      v = {v.x + t.x * f, v.y + t.y * f, v.z + t.z * f};
+    } else {
+      empty = true;
+    }
+    into.weight[p] = into.weight[p] + weight;
+  }
+  if (empty) empty_sub_blends_.push_back(node);
+}
+
+}  // namespace animkit::call_of_duty

@@ -11,7 +11,7 @@ FUZZ_SECONDS ?= 60
 # ccache hits across clones (CI builds a fresh clone in another folder).
 export CCACHE_BASEDIR := $(CURDIR)
 
-.PHONY: setup demo test test-release test-asan test-asan-ctest test-fuzz bench fuzz fuzz-build format configure-release
+.PHONY: setup demo test test-release test-packaging test-asan test-asan-ctest test-fuzz bench fuzz fuzz-build format configure-release
 
 setup:
 	@bash scripts/setup.sh
@@ -23,11 +23,18 @@ demo: configure-release
 	@cmake --build $(RELEASE) -j$(JOBS) --target animkit
 	@$(RELEASE)/tools/animkit/animkit demo
 
-test: test-release test-asan
+test: test-release test-packaging test-asan
 
 test-release: configure-release
 	cmake --build $(RELEASE) -j$(JOBS)
 	cd $(RELEASE) && ctest --output-on-failure -j$(JOBS)
+
+# Issue 33: the Python wheel built from the release tree, installed into a fresh venv and tested
+# there (tests/python, mypy --strict on an example); the .deb's contents and lintian. The
+# consumers of the installed libraries (CMake, pkg-config, C) are a ctest test (tests/consumer).
+test-packaging: test-release
+	bash tests/packaging/wheel.sh $(RELEASE)
+	bash tests/packaging/deb.sh $(RELEASE)
 
 test-asan: test-asan-ctest test-fuzz
 

@@ -8,6 +8,7 @@
 
 #include "animkit/asherons_call/module.h"
 #include "animkit/call_of_duty/module.h"
+#include "animkit/core/demo_gltf.h"
 #include "animkit/core/neutral_json.h"
 #include "animkit/core/synthetic.h"
 #include "animkit/gltf/export.h"
@@ -179,6 +180,7 @@ PYBIND11_MODULE(_animkit, m) {
         {
           py::gil_scoped_release release;
           std::filesystem::create_directories(out_dir);
+          set_demo_gltf_writer([](const Animated& a, const std::filesystem::path& p) { gltf::write(a, p); });
           DemoContext ctx{out_dir, text};
           bool ran = false;
           if (engine.empty() || engine == "core") {

@@ -15,7 +15,7 @@
 #include "animkit/asherons_call/neutral.h"
 #include "animkit/asherons_call/player.h"
 #include "animkit/asherons_call/synthetic.h"
-#include "animkit/gltf/export.h"
+#include "animkit/core/demo_gltf.h"
 
 namespace animkit::asherons_call {
 
@@ -526,7 +526,7 @@ void demo(DemoContext& ctx) {
   write_text(dir / "trace.jsonl", trace);
   const Parts parts = parts_from_json(parse_json(humanoid_parts_json()));
   const Animated animated = table_to_neutral(table, store, &parts);
-  gltf::write(animated, dir / "humanoid.glb");
+  write_demo_gltf(animated, dir / "humanoid.glb");
   ctx.out << fmt::format(
       "asherons_call: humanoid table {} ({} cycles, {} link sets, {} animations) written as "
       "binary and JSON\n",
@@ -544,7 +544,7 @@ void demo(DemoContext& ctx) {
   write_file(dir / "humanoid.dat", humanoid_dat());
   const Animated creature = open_dat(dir / "humanoid.dat", {{"setup", "0x02000001"}})->to_neutral()
                                 .value();
-  gltf::write(creature, dir / "creature.glb");
+  write_demo_gltf(creature, dir / "creature.glb");
   ctx.out << fmt::format("asherons_call: wrote {} (Setup 0x02000001 + table + animations) and {} "
                          "({} joints, {} clips)\n",
                          (dir / "humanoid.dat").string(), (dir / "creature.glb").string(),

@@ -4,7 +4,7 @@
 
 #include <ostream>
 
-#include "animkit/gltf/export.h"
+#include "animkit/core/demo_gltf.h"
 #include "animkit/monster_hunter/document.h"
 #include "animkit/monster_hunter/entries.h"
 #include "animkit/monster_hunter/import.h"
@@ -61,7 +61,7 @@ void demo(DemoContext& ctx) {
   write_text(ctx.out_dir / "mh-scenario.json", scenario.dump(1) + "\n");
   const Animated animated = to_animated(skeleton, &pack, {});
   const auto path = ctx.out_dir / "monster_hunter.glb";
-  gltf::write(animated, path);
+  write_demo_gltf(animated, path);
   ctx.out << fmt::format(
       "monster_hunter: wrote {} ({} entries sampled at 30 fps) and "
       "mh-scenario.json (animkit play)\n",

@@ -5,7 +5,7 @@
 #include <chrono>
 #include <ostream>
 
-#include "animkit/gltf/export.h"
+#include "animkit/core/demo_gltf.h"
 #include "animkit/shadow_of_war/anix_build.h"
 #include "animkit/shadow_of_war/scenario.h"
 
@@ -159,7 +159,7 @@ void demo(DemoContext& ctx) {
   a.skeleton = scene.skeleton;
   a.clips.push_back(std::move(recorded));
   const auto path = ctx.out_dir / "shadow_of_war.glb";
-  gltf::write(a, path);
+  write_demo_gltf(a, path);
   ctx.out << fmt::format("shadow_of_war: wrote {} (orc_0's evaluated pose, {} joints)\n",
                          path.string(), a.skeleton.num_joints());
 }

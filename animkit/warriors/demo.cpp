@@ -6,7 +6,7 @@
 #include <numbers>
 #include <ostream>
 
-#include "animkit/gltf/export.h"
+#include "animkit/core/demo_gltf.h"
 #include "animkit/warriors/builder.h"
 #include "animkit/warriors/clock.h"
 #include "animkit/warriors/document.h"
@@ -140,7 +140,7 @@ void run_demo(DemoContext& ctx) {
   for (const AnmClip* c : {&walk, &jog, &run, &idle}) out.clips.push_back(neutral_clip(*c, 0));
   out.clips.push_back(std::move(played));
   const auto path = dir / "warriors.glb";
-  gltf::write(out, path);
+  write_demo_gltf(out, path);
   ctx.out << fmt::format(
       "warriors: synthetic walk (36 f), jog (24 f), run (20 f) and idle (60 f) written as .anm "
       "resources, a character resource and a pack; warriors-scenario.json plays them\n");

@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "animkit/core/blending_job.h"
+#include "animkit/core/demo_gltf.h"
 #include "animkit/core/local_to_model_job.h"
 #include "animkit/core/sampling_job.h"
 #include "animkit/core/neutral_json.h"
@@ -73,6 +74,7 @@ void add_demo_verb(CLI::App& app, Cli& cli) {
   verb->add_flag("--json", cli.json, "accepted for uniformity; the demo prints text");
   verb->callback([&cli] {
     std::filesystem::create_directories(out_dir);
+    set_demo_gltf_writer([](const Animated& a, const std::filesystem::path& p) { gltf::write(a, p); });
     DemoContext ctx{out_dir, cli.out};
     const auto start = std::chrono::steady_clock::now();
     if (only.empty() || only == "core") core_demo(ctx);

@@ -248,8 +248,7 @@ void add_view_verb(CLI::App& app, Cli& cli) {
                        {"clips", c.clips},
                        {"copied", c.copied}});
     }
-    const std::string index_text = dump_json(Json{{"files", index}}, 1) + "
-";
+    const std::string index_text = dump_json(Json{{"files", index}}, 1) + "\n";
     out.write(index_name, {reinterpret_cast<const uint8_t*>(index_text.data()), index_text.size()});
 
     // The page and three.js are public; the user's files are served only under a secret prefix

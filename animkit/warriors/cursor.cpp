@@ -89,6 +89,9 @@ PlayClip make_play_clip(const AnmClip& clip, int anim_id) {
     if (d.has_bone(b)) p.bones[b] = append_channel(p, k.section_c[c++], true);
   }
   p.events = k.events;
+  for (int slot = 0; slot < AnimCursor::kSlots; ++slot) {
+    if (p.range(slot).count > 0) p.slots[p.slot_count++] = static_cast<uint8_t>(slot);
+  }
   return p;
 }
 
@@ -103,23 +106,24 @@ void AnimCursor::restart() {
   frame_ = 0;
   fired_ = -1;
   if (!clip_) return;
-  key_[kVelocitySlot] = clip_->velocity.first;
-  key_[kTranslationSlot] = clip_->translation.first;
-  for (int b = 0; b < kNumBones; ++b) key_[b] = clip_->bones[b].first;
+  key_.fill(0);  // the slots without a channel are never read
+  for (int i = 0; i < clip_->slot_count; ++i) {
+    const int slot = clip_->slots[i];
+    key_[slot] = clip_->range(slot).first;
+  }
 }
 
 void AnimCursor::step(uint32_t frame) {
   frame_ = frame;
   if (!clip_) return;
   const PlayClip& p = *clip_;
-  const auto move = [&](uint32_t& k, const PlayClip::Range& r) {
-    if (r.count == 0) return;
+  for (int i = 0; i < p.slot_count; ++i) {
+    const int slot = p.slots[i];
+    const PlayClip::Range& r = p.range(slot);
+    uint32_t& k = key_[slot];
     if (k < r.first || k >= r.first + r.count || p.starts[k] > frame) k = r.first;
     while (k + 1 < r.first + r.count && p.starts[k + 1] <= frame) ++k;
-  };
-  move(key_[kVelocitySlot], p.velocity);
-  move(key_[kTranslationSlot], p.translation);
-  for (int b = 0; b < kNumBones; ++b) move(key_[b], p.bones[b]);
+  }
 }
 
 // warriors.txt "When a clip ends": end = uint(D x 30 + 0.5); frame = uint((t + s) x 30 + 0.5);

@@ -28,8 +28,15 @@ struct PlayClip {
   std::array<Range, kNumBones> bones{};  // section C by the mask, count 0 without a channel
   std::vector<AnimEvent> events;
   int anim_id = -1;  // the id it was bound to (for traces)
+  // The cursor slots that have a channel (bones 0-33, then 34 velocity, 35 translation), so a
+  // cursor's step and restart visit only those.
+  std::array<uint8_t, kNumBones + 2> slots{};
+  int slot_count = 0;
 
   bool has_bone(int b) const { return bones[b].count > 0; }
+  const Range& range(int slot) const {
+    return slot < kNumBones ? bones[slot] : slot == kNumBones ? velocity : translation;
+  }
 };
 // Channels of section C are bound to the mask's set bits in bone order; extra channels or bits
 // are ignored (validate reports the mismatch).

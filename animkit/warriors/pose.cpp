@@ -125,9 +125,11 @@ inline __m128 cross3(__m128 a, __m128 b) {
   const __m128 b_zxy = _mm_shuffle_ps(b, b, _MM_SHUFFLE(3, 1, 0, 2));
   return _mm_sub_ps(_mm_mul_ps(a_yzx, b_zxy), _mm_mul_ps(a_zxy, b_yzx));
 }
-inline void compose_sse(const BoneTransform& parent, const Quat& local, const Vec3& offset,
-                        BoneTransform& out) {
-  const __m128 a = load4(parent.rotation), bq = load4(local);
+// The parent's rotation `a` and position `at` in lanes (the position's fourth lane is 0, or NaN
+// when a value is not finite; no lane reaches another, so x, y and z are the scalar code's).
+inline void compose_sse(__m128 a, __m128 at, const Quat& local, const Vec3& offset, __m128& rot,
+                        __m128& pos) {
+  const __m128 bq = load4(local);
   // x: aw bx + ax bw + ay bz - az by; y: aw by - ax bz + ay bw + az bx;
   // z: aw bz + ax by - ay bx + az bw; w: aw bw - ax bx - ay by - az bz.
   __m128 r = _mm_mul_ps(lane<3>(a), bq);
@@ -140,14 +142,17 @@ inline void compose_sse(const BoneTransform& parent, const Quat& local, const Ve
   r = _mm_add_ps(
       r, negate_lanes(_mm_mul_ps(lane<2>(a), _mm_shuffle_ps(bq, bq, _MM_SHUFFLE(2, 3, 0, 1))),
                       _mm_set_ps(-0.f, 0.f, 0.f, -0.f)));
-  _mm_storeu_ps(&out.rotation.x, r);
+  rot = r;
   // rotate: t = cross(u, v) x 2; v + t w + cross(u, t); then the parent's position added.
   const __m128 v = load3(offset);
   const __m128 t = _mm_mul_ps(cross3(a, v), _mm_set1_ps(2.f));
   const __m128 rotated = _mm_add_ps(_mm_add_ps(v, _mm_mul_ps(t, lane<3>(a))), cross3(a, t));
-  alignas(16) float f[4];
-  _mm_store_ps(f, _mm_add_ps(load3(parent.position), rotated));
-  out.position = {f[0], f[1], f[2]};
+  pos = _mm_add_ps(at, rotated);
+}
+inline void store(__m128 rot, __m128 pos, BoneTransform& out) {
+  _mm_storeu_ps(&out.rotation.x, rot);
+  _mm_storel_pi(reinterpret_cast<__m64*>(&out.position.x), pos);
+  _mm_store_ss(&out.position.z, _mm_movehl_ps(pos, pos));
 }
 #endif
 
@@ -204,15 +209,24 @@ void build_bone_matrices(const WarPose& pose, const std::array<Vec3, kNumBones>&
   // Entry 1: the pelvis, absolute, its rotation not composed with bone 0's.
   out[1].position = pose.root_translation;
   out[1].rotation = pose.rotations[1];
+#if defined(__SSE2__)
+  // The chain down the parents runs in registers and a local table: the written transforms are
+  // never read back, so no load waits on a store (every parent precedes its children).
+  std::array<__m128, kNumBones> rot, pos;
+  rot[1] = load4(out[1].rotation);
+  pos[1] = load3(out[1].position);
+  for (int b = 2; b < kNumBones; ++b) {
+    const int p = kParents[b];
+    compose_sse(rot[p], pos[p], pose.rotations[b], offsets[b], rot[b], pos[b]);
+    store(rot[b], pos[b], out[b]);
+  }
+#else
   for (int b = 2; b < kNumBones; ++b) {
     const BoneTransform& p = out[kParents[b]];
-#if defined(__SSE2__)
-    compose_sse(p, pose.rotations[b], offsets[b], out[b]);
-#else
     out[b].rotation = p.rotation * pose.rotations[b];
     out[b].position = p.position + rotate_inline(p.rotation, offsets[b]);
-#endif
   }
+#endif
 }
 
 std::array<Vec3, kNumBones> unit_offsets() {

@@ -72,7 +72,7 @@ void print_grouped(Cli& cli, const std::vector<cod::Diagnostic>& diagnostics) {
   }
 }
 
-Json link_json(const cod::LinkResult& r) {
+Json trees_json(const cod::LinkResult& r) {
   Json trees = Json::array();
   for (const auto& t : r.trees) {
     Json j{{"tree", t.name}, {"index", t.index}, {"file", t.file}, {"missing", t.missing}};
@@ -85,6 +85,11 @@ Json link_json(const cod::LinkResult& r) {
     }
     trees.push_back(std::move(j));
   }
+  return trees;
+}
+
+Json link_json(const cod::LinkResult& r) {
+  Json trees = trees_json(r);
   Json refs = Json::array();
   for (const auto& rr : r.references) {
     const bool anim = rr.ref->kind == cod::ScriptReference::Kind::kAnimation;
@@ -131,7 +136,6 @@ const char* kind_name(cod::LevelLint::Kind k) {
 // One level of `cod lint --json`: its scripts in load order, trees in registry order, counts and
 // diagnostics; with `references`, every reference and its packed value too.
 Json level_json(const cod::LevelLint& l, bool references) {
-  Json j = link_json(l.link);
   Json scripts = Json::array();
   for (const auto& s : l.link.scripts) scripts.push_back(s->file);
   size_t errors = 0, warnings = 0;
@@ -141,12 +145,12 @@ Json level_json(const cod::LevelLint& l, bool references) {
   Json out{{"level", l.name},
            {"kind", kind_name(l.kind)},
            {"scripts", std::move(scripts)},
-           {"trees", j["trees"]},
+           {"trees", trees_json(l.link)},
            {"references", l.link.references.size()},
            {"errors", errors},
            {"warnings", warnings},
            {"diagnostics", std::move(diags)}};
-  if (references) out["reference_values"] = j["references"];
+  if (references) out["reference_values"] = link_json(l.link)["references"];
   return out;
 }
 
@@ -264,21 +268,22 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
         for (const auto& t : l.link.trees) trees.insert(t.name);
       }
       if (cli.json) {
-        Json levels = Json::array();
-        for (const auto& l : report.levels) levels.push_back(level_json(l, !level.empty()));
+        // Written level by level: one level's JSON at a time, never the whole report's (issue 26).
+        cli.out << "{\"levels\":[";
+        for (size_t i = 0; i < report.levels.size(); ++i) {
+          cli.out << (i ? "," : "") << level_json(report.levels[i], !level.empty()).dump();
+        }
         Json fs = Json::array();
         for (const auto& d : report.diagnostics) fs.push_back(cod::diagnostic_json(d));
-        cli.out << Json{{"levels", std::move(levels)},
-                        {"diagnostics", std::move(fs)},
-                        {"summary",
-                         {{"levels", report.level_count()},
-                          {"units", report.levels.size()},
-                          {"trees", trees.size()},
-                          {"references", references},
-                          {"errors", errors},
-                          {"warnings", warnings}}}}
+        cli.out << "],\"diagnostics\":" << fs.dump() << ",\"summary\":"
+                << Json{{"levels", report.level_count()},
+                        {"units", report.levels.size()},
+                        {"trees", trees.size()},
+                        {"references", references},
+                        {"errors", errors},
+                        {"warnings", warnings}}
                        .dump()
-                << "\n";
+                << "}\n";
       } else {
         // Each diagnostic once, under the first level that reports it.
         std::set<std::tuple<std::string, int, int, std::string>> shown;

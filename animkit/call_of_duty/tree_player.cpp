@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <unordered_map>
 
 #include "animkit/core/error.h"
@@ -20,11 +21,9 @@ const float kDeltaScale = static_cast<float>((1.0 / 32767.0) * (1.0 / 32767.0));
 // script sets) the whole cycles are taken at once, so an update stays bounded (README Choices).
 constexpr float kMaxWrapLoop = 1024.0f;
 
-// §6.1: a + (b - a) · frac, the difference of int16 lanes taken as an integer (§2.1).
-float lerp_lane(int16_t a, int16_t b, float frac) {
-  const float diff = static_cast<float>(static_cast<int32_t>(b) - static_cast<int32_t>(a));
-  return static_cast<float>(a) + diff * frac;
-}
+// §6.1: a + (b - a) · frac. Rotation lanes come as floats of their int16 values, so b - a is
+// the integer difference (§2.1) exactly.
+static_assert(sizeof(Quat) == 4 * sizeof(float));
 float lerp(float a, float b, float frac) { return a + (b - a) * frac; }
 
 }  // namespace
@@ -100,6 +99,31 @@ TreePlayer::TreePlayer(XAnim tree, std::vector<PlayLeafAnim> anims) : tree_(std:
       }
     }
     part_names_ = std::move(ordered);
+  }
+  for (Leaf& leaf : leaves_) {
+    if (!leaf.file) continue;
+    const uint32_t total = leaf.file->total_frames();
+    size_t keys = 0;
+    for (const XAnimPart& part : leaf.file->parts) keys += part.rotation.keys.size();
+    leaf.rotation_keys.reserve(4 * keys);  // stable: the plans point into it
+    for (size_t p = 0; p < leaf.slot.size(); ++p) {
+      if (leaf.slot[p] < 0) continue;
+      const XAnimPart& part = leaf.file->parts[p];
+      const float* first = leaf.rotation_keys.data() + leaf.rotation_keys.size();
+      for (const XAnimQuatKey& k : part.rotation.keys) {
+        for (int16_t lane : k) leaf.rotation_keys.push_back(static_cast<float>(lane));
+      }
+      PartPlan plan;
+      plan.slot = leaf.slot[p];
+      plan.two_component = part.rotation.two_component;
+      plan.rotation = &part.rotation;
+      plan.translation = &part.translation;
+      plan.rotation_dense = part.rotation.frames.empty() && part.rotation.key_count == total;
+      plan.translation_dense =
+          part.translation.frames.empty() && part.translation.key_count == total;
+      plan.rotation_keys = first;
+      leaf.plan.push_back(plan);
+    }
   }
   const size_t parts = part_names_.size();
   levels_.resize(depth_max + 2);
@@ -406,38 +430,43 @@ void TreePlayer::add_leaf(int32_t node, float weight, Accum& into) const {
   const Leaf& leaf = leaves_[node];
   if (!leaf.file) return;
   const XAnimFrame at = xanim_frame(nodes_[node].time, leaf.n);
+  // Every dense stream of the leaf (K = T) interpolates the same two keys.
+  const XAnimKeySpan dense = xanim_span(at, static_cast<uint16_t>(leaf.n + 1u), {});
   const float scale = weight * kLaneScale;
-  const auto& parts = leaf.file->parts;
-  for (size_t p = 0; p < parts.size(); ++p) {
-    const int32_t slot = leaf.slot[p];
-    if (slot < 0) continue;
-    const XAnimPart& part = parts[p];
-    Quat& q = into.lanes[slot];
-    const XAnimRotationStream& r = part.rotation;
+  Quat* lanes = into.lanes.data();
+  Vec3* translations = into.translation.data();
+  float* weights = into.weight.data();
+  for (const PartPlan& plan : leaf.plan) {
+    Quat& q = lanes[plan.slot];
+    const XAnimRotationStream& r = *plan.rotation;
     if (r.key_count == 0) {
       q.w = q.w + weight;  // an uncompressed part with no key is undefined in the game: the same
     } else {
-      const XAnimKeySpan s = xanim_span(at, r.key_count, r.frames);
-      const XAnimQuatKey& a = r.keys[s.first];
-      const XAnimQuatKey& b = r.keys[s.second];
-      if (!r.two_component) {
-        q.x = q.x + lerp_lane(a[0], b[0], s.frac) * scale;
-        q.y = q.y + lerp_lane(a[1], b[1], s.frac) * scale;
+      const XAnimKeySpan s = plan.rotation_dense ? dense : xanim_span(at, r.key_count, r.frames);
+      const float* a = plan.rotation_keys + 4 * s.first;
+      const float* b = plan.rotation_keys + 4 * s.second;
+      float sum[4];
+      std::memcpy(sum, &q, sizeof sum);
+      if (plan.two_component) {
+        // A 2-component stream writes lanes z and w only (x, y keep their sum, even its -0).
+        for (int l = 2; l < 4; ++l) sum[l] = sum[l] + lerp(a[l], b[l], s.frac) * scale;
+      } else {
+        for (int l = 0; l < 4; ++l) sum[l] = sum[l] + lerp(a[l], b[l], s.frac) * scale;
       }
-      q.z = q.z + lerp_lane(a[2], b[2], s.frac) * scale;
-      q.w = q.w + lerp_lane(a[3], b[3], s.frac) * scale;
+      std::memcpy(&q, sum, sizeof sum);
     }
-    const XAnimTranslationStream& t = part.translation;
+    const XAnimTranslationStream& t = *plan.translation;
     if (t.key_count > 0) {
-      const XAnimKeySpan s = xanim_span(at, t.key_count, t.frames);
+      const XAnimKeySpan s =
+          plan.translation_dense ? dense : xanim_span(at, t.key_count, t.frames);
       const Vec3& a = t.values[s.first];
       const Vec3& b = t.values[s.second];
-      Vec3& v = into.translation[slot];
+      Vec3& v = translations[plan.slot];
       v.x = v.x + lerp(a.x, b.x, s.frac) * weight;
       v.y = v.y + lerp(a.y, b.y, s.frac) * weight;
       v.z = v.z + lerp(a.z, b.z, s.frac) * weight;
     }
-    into.weight[slot] = into.weight[slot] + weight;
+    weights[plan.slot] = weights[plan.slot] + weight;
   }
 }
 

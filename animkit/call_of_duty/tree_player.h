@@ -93,6 +93,16 @@ class TreePlayer {
   const std::vector<XAnimTimedNote>& notes(int32_t node) const;
 
  private:
+  // A part's streams, flattened when the player is built so an update reads no vector headers.
+  struct PartPlan {
+    int32_t slot = -1;  // pose slot
+    bool two_component = false;
+    bool rotation_dense = false;  // K = T, no frame list: the leaf's shared dense span
+    bool translation_dense = false;
+    const XAnimRotationStream* rotation = nullptr;
+    const XAnimTranslationStream* translation = nullptr;
+    const float* rotation_keys = nullptr;  // K x (x, y, z, w): the decoded int16 lanes as floats
+  };
   struct Leaf {
     const XAnimFile* file = nullptr;
     bool looped = false;
@@ -100,6 +110,10 @@ class TreePlayer {
     float frequency = 0;
     std::vector<XAnimTimedNote> notes;
     std::vector<int32_t> slot;  // part i -> pose slot (-1: unbound, a lower duplicate name)
+    std::vector<PartPlan> plan;  // the bound parts
+    // Every decoded rotation key as 4 floats (exact: int16 values), so that the lerp is float
+    // arithmetic only: f32(b) - f32(a) equals the integer difference (< 2^24) exactly.
+    std::vector<float> rotation_keys;
   };
   struct Accum {
     std::vector<Quat> lanes;

@@ -82,7 +82,7 @@ std::string first_error(const std::vector<cod::Diagnostic>& diagnostics, const s
   return file + ": " + fallback;
 }
 
-Json link_json(const cod::LinkResult& r) {
+Json trees_json(const cod::LinkResult& r) {
   Json trees = Json::array();
   for (const auto& t : r.trees) {
     Json j;  // names and paths may hold any byte: the core rule (issue 31)
@@ -99,6 +99,11 @@ Json link_json(const cod::LinkResult& r) {
     }
     trees.push_back(std::move(j));
   }
+  return trees;
+}
+
+Json link_json(const cod::LinkResult& r) {
+  Json trees = trees_json(r);
   Json refs = Json::array();
   for (const auto& rr : r.references) {
     const bool anim = rr.ref->kind == cod::ScriptReference::Kind::kAnimation;
@@ -151,7 +156,6 @@ const char* kind_name(cod::LevelLint::Kind k) {
 // One level of `cod lint --json`: its scripts in load order, trees in registry order, counts and
 // diagnostics; with `references`, every reference and its packed value too.
 Json level_json(const cod::LevelLint& l, bool references) {
-  Json j = link_json(l.link);
   std::vector<std::string> scripts;
   for (const auto& s : l.link.scripts) scripts.push_back(s->file);
   size_t errors = 0, warnings = 0;
@@ -162,12 +166,12 @@ Json level_json(const cod::LevelLint& l, bool references) {
   put_text(out, "level", l.name);
   out["kind"] = kind_name(l.kind);
   put_texts(out, "scripts", scripts);
-  out.update(Json{{"trees", j["trees"]},
-           {"references", l.link.references.size()},
-           {"errors", errors},
-           {"warnings", warnings},
-           {"diagnostics", std::move(diags)}});
-  if (references) out["reference_values"] = j["references"];
+  out.update(Json{{"trees", trees_json(l.link)},
+                  {"references", l.link.references.size()},
+                  {"errors", errors},
+                  {"warnings", warnings},
+                  {"diagnostics", std::move(diags)}});
+  if (references) out["reference_values"] = link_json(l.link)["references"];
   return out;
 }
 
@@ -285,20 +289,22 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
         for (const auto& t : l.link.trees) trees.insert(t.name);
       }
       if (cli.json) {
-        Json levels = Json::array();
-        for (const auto& l : report.levels) levels.push_back(level_json(l, !level.empty()));
+        // Written level by level: one level's JSON at a time, never the whole report's (issue 26).
+        cli.out << "{\"levels\":[";
+        for (size_t i = 0; i < report.levels.size(); ++i) {
+          cli.out << (i ? "," : "") << dump_json(level_json(report.levels[i], !level.empty()));
+        }
         Json fs = Json::array();
         for (const auto& d : report.diagnostics) fs.push_back(cod::diagnostic_json(d));
-        cli.out << dump_json(Json{{"levels", std::move(levels)},
-                        {"diagnostics", std::move(fs)},
-                        {"summary",
-                         {{"levels", report.level_count()},
-                          {"units", report.levels.size()},
-                          {"trees", trees.size()},
-                          {"references", references},
-                          {"errors", errors},
-                          {"warnings", warnings}}}})
-                << "\n";
+        cli.out << "],\"diagnostics\":" << dump_json(std::move(fs)) << ",\"summary\":"
+                << Json{{"levels", report.level_count()},
+                        {"units", report.levels.size()},
+                        {"trees", trees.size()},
+                        {"references", references},
+                        {"errors", errors},
+                        {"warnings", warnings}}
+                       .dump()
+                << "}\n";
       } else {
         // Each diagnostic once, under the first level that reports it.
         std::set<std::tuple<std::string, int, int, std::string>> shown;

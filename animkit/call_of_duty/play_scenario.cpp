@@ -9,6 +9,7 @@
 #include "animkit/call_of_duty/game_files.h"
 #include "animkit/call_of_duty/loader.h"
 #include "animkit/call_of_duty/tokenizer.h"
+#include "animkit/core/json_text.h"
 #include "animkit/core/limits.h"
 
 namespace animkit::call_of_duty {
@@ -322,7 +323,7 @@ int play_scenario(const Json& scenario, const std::filesystem::path& base,
   run_scenario(scenario, base, [&](int k, const TreePlayer& player) {
     const Json u = update_json(k, dt, player);
     if (options.json) {
-      out << u.dump() << "\n";
+      out << dump_json(u) << "\n";  // part names may hold any byte (issue 31)
     } else {
       write_text(u, out);
     }

@@ -10,6 +10,8 @@
 #include "animkit/core/limits.h"
 #include "animkit/monster_hunter/dump.h"
 #include "animkit/monster_hunter/entries.h"
+#include "animkit/monster_hunter/model_export.h"
+#include "animkit/monster_hunter/pmo_geometry.h"
 #include "animkit/monster_hunter/records.h"
 #include "animkit/monster_hunter/rules.h"
 
@@ -182,6 +184,10 @@ namespace animkit::monster_hunter {
 
 namespace {
 
+// What one exported track costs beside its keys: its accessors, view, sampler and channel in the
+// glTF JSON (nlohmann nodes), measured generously.
+constexpr uint64_t kTrackJsonBytes = 4096;
+
 // The samples of a playable at `rate` and which joints rotate / move.
 struct SamplePlan {
   int samples = 0;
@@ -223,9 +229,19 @@ animkit::Clip neutral_clip(const Playable& p, const Rig& rig, float rate, const 
   c.joints.resize(rig.size());
   const std::vector<bool>& rotates = plan.rotates;
   const std::vector<bool>& moves = plan.moves;
+  const size_t keys = static_cast<size_t>(plan.samples) + 1;
   for (size_t j = 0; j < rig.size(); ++j) {
     c.joints[j].rotation.interpolation = Interpolation::kSlerp;
     c.joints[j].translation.interpolation = Interpolation::kLinear;
+    // Allocated once at their final size: the export's peak memory is what plan.bytes counts.
+    if (rotates[j]) {
+      c.joints[j].rotation.times.reserve(keys);
+      c.joints[j].rotation.values.reserve(keys);
+    }
+    if (moves[j]) {
+      c.joints[j].translation.times.reserve(keys);
+      c.joints[j].translation.values.reserve(keys);
+    }
   }
   std::vector<JointPose> local(rig.size());
   PoseCursor cursor;
@@ -269,16 +285,24 @@ Animated to_animated(const Skeleton& skeleton, const AnimPack* pack,
   if (pack == nullptr) return a;
   const Rig rig = make_rig(skeleton);
   const std::vector<Playable> all = playables(skeleton, *pack, options);
-  uint64_t bytes = 0;
+  // The export's peak memory, counted before any sampling (issue 27 item 3): the sampled keys
+  // live twice at once, in the neutral clips and in the glTF buffer they are written to (the
+  // file streams from the buffer), plus the JSON of each track.
+  uint64_t peak = 0;
   std::vector<SamplePlan> plans;
   for (const Playable& p : all) {
     plans.push_back(plan_of(p, rig, options.rate));
-    bytes += plans.back().bytes;
-    if (bytes > options.max_bytes) {
+    const SamplePlan& plan = plans.back();
+    const uint64_t tracks =
+        std::count(plan.rotates.begin(), plan.rotates.end(), true) +
+        std::count(plan.moves.begin(), plan.moves.end(), true);
+    peak += 2 * plan.bytes + tracks * kTrackJsonBytes;
+    if (peak > options.max_bytes) {
       throw Error(fmt::format(
-          "the export would write more than {} bytes of animation (--max-bytes {}) at {} samples "
-          "per second: export fewer entries, lower --rate, or raise --max-bytes",
-          bytes, options.max_bytes, options.rate));
+          "the export would need more than {} bytes of memory (--max-bytes {}): {} entries / "
+          "clips at {} samples per second, the keys held twice (sampled, then in the glTF "
+          "buffer); export fewer entries, lower --rate, or raise --max-bytes",
+          peak, options.max_bytes, all.size(), options.rate));
     }
   }
   for (size_t i = 0; i < all.size(); ++i) a.clips.push_back(neutral_clip(all[i], rig, options.rate, plans[i]));
@@ -294,6 +318,11 @@ MonsterDocument::MonsterDocument(std::optional<Skeleton> skeleton, std::optional
       pack_(std::move(pack)),
       species_(std::move(species)),
       options_(options) {}
+
+namespace {
+Json model_info(const PmoModel& m, Bytes pmo);
+Json textures_json(const TmhBank& bank, bool bytes);
+}  // namespace
 
 Json MonsterDocument::info() const {
   Json j = Json::object();
@@ -350,6 +379,10 @@ Json MonsterDocument::info() const {
     if (v.pack_entry) pac["pack_entry"] = *v.pack_entry;
     if (model_) pac["model_groups"] = model_->groups.size();
     if (!v.model_error.empty()) pac["model_error"] = v.model_error;
+    if (v.texture_entry) pac["texture_entry"] = *v.texture_entry;
+    if (!v.texture_error.empty()) pac["texture_error"] = v.texture_error;
+    if (model_ && v.model_entry) j["model"] = model_info(*model_, v.pac.entries[*v.model_entry]);
+    if (textures_) j["textures"] = textures_json(*textures_, false);
     j["pac"] = pac;
     return j;
   }
@@ -375,14 +408,111 @@ Json pac_json(const Pac& pac, int depth) {
           {"tail", to_hex(pac.tail)}};
 }
 
+Json floats(const float* f, size_t n) {
+  Json a = Json::array();
+  for (size_t i = 0; i < n; ++i) a.push_back(dump_float(f[i]));
+  return a;
+}
+
+// model.md 2: every field of the tables, as stored.
 Json model_json(const PmoModel& m) {
+  Json meshes = Json::array();
+  for (const PmoMesh& x : m.meshes) {
+    Json mesh = {{"uv_scale", floats(x.uv_scale.data(), 2)},
+                 {"lighting", x.lighting},
+                 {"blend", x.blend},
+                 {"material_count", x.material_count},
+                 {"first_remap", x.first_remap},
+                 {"group_count", x.group_count},
+                 {"first_group", x.first_group}};
+    if (m.version == "102") {
+      mesh["scale"] = floats(x.scale.data(), 4);
+      mesh["uv_offset"] = floats(x.uv_offset.data(), 2);
+    }
+    meshes.push_back(std::move(mesh));
+  }
   Json groups = Json::array();
   for (const PmoGroup& g : m.groups) {
     Json bones = Json::array();
     for (const auto& [slot, bone] : g.bones) bones.push_back({slot, bone});
-    groups.push_back({{"bones", bones}, {"draws", g.draws ? Json(*g.draws) : Json(nullptr)}});
+    groups.push_back({{"material", g.material},
+                      {"first_bone", g.first_bone},
+                      {"list", g.list},
+                      {"vertices", g.vertices},
+                      {"indices", g.indices},
+                      {"bones", bones},
+                      {"draws", g.draws ? Json(*g.draws) : Json(nullptr)}});
   }
-  return {{"version", m.version}, {"groups", groups}};
+  Json materials = Json::array();
+  for (const PmoMaterial& x : m.materials)
+    materials.push_back({{"color", x.color}, {"ambient", x.ambient}, {"texture", x.texture},
+                         {"reserved", x.reserved}});
+  return {{"version", m.version},
+          {"size", m.size},
+          {"clip", dump_float(m.clip)},
+          {"scale", floats(m.scale.data(), 3)},
+          {"offsets", {{"meshes", m.meshes_at}, {"groups", m.groups_at}, {"remap", m.remap_at},
+                       {"palette", m.palette_at}, {"materials", m.materials_at},
+                       {"geometry", m.geometry_at}}},
+          {"meshes", meshes},
+          {"groups", groups},
+          {"remap", m.remap},
+          {"materials", materials}};
+}
+
+// model.md 5: each image's format, size and CLUT; `bytes` adds the raw pixels and colours.
+Json textures_json(const TmhBank& bank, bool bytes) {
+  Json images = Json::array();
+  for (const TmhImage& im : bank.images) {
+    Json i = {{"format", im.format},
+              {"format_name", tmh_format_name(im.format)},
+              {"width", im.width},
+              {"height", im.height},
+              {"swizzled", tmh_swizzled(im)},
+              {"pixel_bytes", im.pixels.size()},
+              {"reserved", im.reserved},
+              {"one", im.one}};
+    if (im.clut) {
+      i["clut"] = {{"format", im.clut->format}, {"entries", im.clut->entries}};
+      if (bytes) i["clut"]["colors"] = to_hex(im.clut->colors);
+    }
+    if (bytes) i["pixels"] = to_hex(im.pixels);
+    images.push_back(std::move(i));
+  }
+  Json j = {{"format", "mh-tmh"}, {"images", images}, {"reserved", bank.reserved}};
+  if (bytes) j["tail"] = to_hex(bank.tail);
+  return j;
+}
+
+// info: each group's vertex type, vertices and triangles (model.md 3), or why not.
+Json model_info(const PmoModel& m, Bytes pmo) {
+  Json groups = Json::array();
+  uint64_t vertices = 0, triangles = 0;
+  std::string error;
+  for (size_t g = 0; g < m.groups.size() && error.empty(); ++g) {
+    try {
+      const GroupGeometry geo = decode_group(pmo, m, g);
+      vertices += geo.vertices.size();
+      triangles += geo.triangles.size();
+      groups.push_back({{"group", g},
+                        {"vtype", geo.type ? Json(geo.type->word) : Json(nullptr)},
+                        {"vertices", geo.vertices.size()},
+                        {"triangles", geo.triangles.size()},
+                        {"bones", m.groups[g].bones.size()}});
+    } catch (const Error& e) {
+      error = fmt::format("group {}: {}", g, e.what());
+    }
+  }
+  Json j = {{"format", "mh-pmo"},
+            {"version", m.version},
+            {"meshes", m.meshes.size()},
+            {"groups", m.groups.size()},
+            {"materials", m.materials.size()},
+            {"vertices", vertices},
+            {"triangles", triangles},
+            {"per_group", groups}};
+  if (!error.empty()) j["geometry_error"] = error;
+  return j;
 }
 
 }  // namespace
@@ -393,6 +523,7 @@ Json MonsterDocument::dump() const {
     if (skeleton_) j["skeleton"] = to_json(*skeleton_);
     if (pack_) j["pack"] = to_json(*pack_);
     if (model_) j["model"] = model_json(*model_);
+    if (textures_) j["textures"] = textures_json(*textures_, true);
     return j;
   }
   if (skeleton_ && pack_) return {{"skeleton", to_json(*skeleton_)}, {"pack", to_json(*pack_)}};
@@ -452,6 +583,35 @@ std::string MonsterDocument::validate_summary(const std::vector<Finding>& findin
 std::optional<Animated> MonsterDocument::to_neutral() const {
   if (!skeleton_) return std::nullopt;
   return to_animated(*skeleton_, pack_ ? &*pack_ : nullptr, options_);
+}
+
+std::optional<MeshSet> MonsterDocument::mesh_set(std::vector<std::string>& notes) const {
+  if (!skeleton_ || !pac_) return std::nullopt;
+  if (!pac_->model_error.empty()) notes.push_back("warning: the PMO could not be read: " + pac_->model_error);
+  if (!model_ || !pac_->model_entry) return std::nullopt;
+  return model_mesh_set(*pac_, *model_, textures_ ? &*textures_ : nullptr, *skeleton_, notes);
+}
+
+MeshSet model_mesh_set(const PacView& pac, const PmoModel& model, const TmhBank* textures,
+                       const Skeleton& skeleton, std::vector<std::string>& notes) {
+  // model.md 6: the PMO's meshes skinned to the skeleton, with the TMH images.
+  const int entry = *pac.model_entry;
+  ModelSources src;
+  src.pmo = pac.pac.entries[entry];
+  src.model = &model;
+  src.textures = textures;
+  src.skeleton = &skeleton;
+  MeshSet set;
+  try {
+    add_model(src, set, notes);
+  } catch (const Error& e) {
+    throw Error(fmt::format("entry {} (pmo): {}", entry, e.message()),
+                pac.table[entry].offset + e.offset().value_or(0));
+  }
+  if (!pac.texture_error.empty()) notes.push_back("warning: textures left out: " + pac.texture_error);
+  notes.push_back(fmt::format("Monster Hunter: {} meshes, {} materials, {} images", set.meshes.size(),
+                              set.materials.size(), set.images.size()));
+  return set;
 }
 
 std::vector<ClipCurves> MonsterDocument::curves() const {
@@ -556,6 +716,16 @@ ModelPac read_model_pac(Bytes bytes, std::optional<Game> forced) {
       m.model = read_pmo(v.pac.entries[*v.model_entry]);
     } catch (const Error& e) {
       v.model_error = e.what();
+    }
+  }
+  // model.md 1: the TMH is entry 2, else the first TMH.
+  v.texture_entry = first_of(v, "tmh", 2);
+  if (v.texture_entry) {
+    try {
+      m.textures = read_tmh(v.pac.entries[*v.texture_entry]);
+    } catch (const Error& e) {
+      v.texture_error = fmt::format("entry {} (tmh): {} (file offset {:#x})", *v.texture_entry,
+                                    e.message(), v.table[*v.texture_entry].offset + e.offset().value_or(0));
     }
   }
   return m;
@@ -666,6 +836,7 @@ std::unique_ptr<Document> open_pac(const std::filesystem::path& /*path*/, Bytes 
                                                template_skeleton(options), o);
   doc->set_pac(std::move(m.view));
   doc->set_model(std::move(m.model));
+  doc->set_textures(std::move(m.textures));
   return doc;
 }
 

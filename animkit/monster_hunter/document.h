@@ -6,12 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "animkit/core/mesh.h"
 #include "animkit/core/registry.h"
 #include "animkit/monster_hunter/pac.h"
 #include "animkit/monster_hunter/pack.h"
 #include "animkit/monster_hunter/pmo.h"
 #include "animkit/monster_hunter/playback.h"
 #include "animkit/monster_hunter/skeleton.h"
+#include "animkit/monster_hunter/tmh.h"
 
 namespace animkit::monster_hunter {
 
@@ -78,8 +80,9 @@ struct PacView {
   Pac pac;
   std::vector<PacSpan> table;
   std::vector<std::string> kinds;  // pac_entry_kind per entry
-  std::optional<int> skeleton_entry, model_entry, pack_entry;
+  std::optional<int> skeleton_entry, model_entry, pack_entry, texture_entry;
   std::string model_error;  // why the PMO's groups could not be read (its rules then skipped)
+  std::string texture_error;  // why the TMH bank could not be read
 };
 
 // The game of a pack's clip encoding (monster-hunter.txt, "Animation pack"; notes 4 "Sniff"):
@@ -95,8 +98,14 @@ struct ModelPac {
   std::optional<Skeleton> skeleton;
   std::optional<AnimPack> pack;
   std::optional<PmoModel> model;
+  std::optional<TmhBank> textures;
 };
 ModelPac read_model_pac(Bytes bytes, std::optional<Game> forced);
+
+// model.md 6: the PAC's PMO (its model_entry) and TMH bank as neutral meshes skinned to
+// `skeleton`. Throws animkit::Error at the PAC's file offset on geometry that cannot be read.
+MeshSet model_mesh_set(const PacView& pac, const PmoModel& model, const TmhBank* textures,
+                       const Skeleton& skeleton, std::vector<std::string>& notes);
 
 class MonsterDocument : public Document {
  public:
@@ -107,12 +116,16 @@ class MonsterDocument : public Document {
   std::vector<Finding> validate() const override;
   std::string validate_summary(const std::vector<Finding>& findings) const override;
   std::optional<Animated> to_neutral() const override;
+  // A model PAC's PMO meshes and TMH images skinned to the skeleton (model.md 6); notes say what
+  // was left out. nullopt without a PAC, a skeleton or a readable PMO.
+  std::optional<MeshSet> mesh_set(std::vector<std::string>& notes) const;
   std::vector<ClipCurves> curves() const override;
   std::string finding_line(const Finding& finding) const override;
   bool own_line_form() const override { return true; }
 
   void set_pac(PacView view) { pac_ = std::move(view); }
   void set_model(std::optional<PmoModel> model) { model_ = std::move(model); }
+  void set_textures(std::optional<TmhBank> textures) { textures_ = std::move(textures); }
   const std::optional<PacView>& pac() const { return pac_; }
 
   const std::optional<Skeleton>& skeleton() const { return skeleton_; }
@@ -125,6 +138,7 @@ class MonsterDocument : public Document {
   DocumentOptions options_;
   std::optional<PacView> pac_;
   std::optional<PmoModel> model_;
+  std::optional<TmhBank> textures_;
 };
 
 // notes 1/4: a species' native MHFU model PAC is file_0{em + 6110} (em 75 -> "file_06185").

@@ -11,6 +11,7 @@
 #include "animkit/monster_hunter/play.h"
 #include "animkit/monster_hunter/rules.h"
 #include "animkit/monster_hunter/synthetic.h"
+#include "animkit/monster_hunter/synthetic_model.h"
 
 namespace animkit::monster_hunter {
 
@@ -66,6 +67,13 @@ void demo(DemoContext& ctx) {
       "monster_hunter: wrote {} ({} entries sampled at 30 fps) and "
       "mh-scenario.json (animkit play)\n",
       path.string(), animated.clips.size());
+  // A model PAC with the severed tail (a second root chain), a skinned PMO and a TMH bank
+  // (monster-hunter-model.md): `animkit export mh-model.pac` writes the textured monster.
+  MonsterSpec tailed = spec;  // the notes' Tigrex layout: parts of 31, 9, 5; roots [0, 45]
+  tailed.part_sizes = {31, 9, 5};
+  tailed.severed = 3;
+  write_file(ctx.out_dir / "mh-model.pac", synthetic_model_pac(synthetic_monster(tailed), 12));
+  ctx.out << "monster_hunter: wrote mh-model.pac (skeleton with a severed tail, PMO, TMH, pack)\n";
 }
 
 }  // namespace

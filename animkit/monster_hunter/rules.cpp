@@ -312,9 +312,15 @@ void fork_rule(const Skeleton& s, const AnimPack& pack, std::optional<int> em,
       }
       const std::vector<int> below = loc_below_fork(parents, loc_bones);
       if (!below.empty()) {
-        out.push_back(make("LOC_BELOW_FORK", where_of(static_cast<int>(st), static_cast<int>(sl)),
-                           fmt::format("location records land below the body fork {} at bones {}",
-                                       fork, list_numbers(below))));
+        // Once per distinct clip, named by its id (stream * 100 + slot, "MHP3rd: clip sets").
+        const std::string where = where_of(static_cast<int>(st), static_cast<int>(sl));
+        const std::string clip_name =
+            sl < static_cast<size_t>(kEntryBank) ? fmt::format("clip {} ({})", st * 100 + sl, where)
+                                                 : where;
+        out.push_back(make("LOC_BELOW_FORK", where,
+                           fmt::format("{}: location records land below the body fork {} at "
+                                       "bones {}",
+                                       clip_name, fork, list_numbers(below))));
       }
     }
   }

@@ -1,5 +1,6 @@
 // The `animkit` command line on Monster Hunter files (issue 11, items 1, 4, 6, 7): model PACs
 // through the shared verbs, validate's reference line form, the mh verbs, bad input and usage.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -335,6 +336,148 @@ TEST_F(MhCli, ImportMhp3rdPackAndRefusals) {
             std::string::npos)
       << r.err;
   EXPECT_FALSE(fs::exists(P("x.pac")));
+}
+
+}  // namespace
+}  // namespace animkit::monster_hunter
+
+#include <sys/resource.h>
+
+namespace animkit::monster_hunter {
+namespace {
+
+// issue 27 item 2: a model PAC goes to every mh verb the way the shared verbs take it.
+TEST_F(MhCli, EveryMhVerbTakesAModelPac) {
+  Monster m = good();
+  m.pack.clips[m.pack.streams[0][1]].tracks[0].channels.push_back({bits::kSclY, {{1, 0, 0, 0}}});
+  const std::string pac = WritePac("file_06185", m);
+  // fix: the PAC written back with its pack repaired.
+  Result r = Run("mh fix " + pac + " -o " + P("fixed.pac"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("scale channel dropped"), std::string::npos) << r.out;
+  EXPECT_TRUE(sniff_pac(read_file(P("fixed.pac"))));
+  r = Run("validate " + P("fixed.pac"));
+  EXPECT_EQ(r.out, "0 errors, 0 warnings\n");
+  // convert: the PAC's pack re-encoded in place.
+  r = Run("mh convert " + P("fixed.pac") + " --to mhp3rd -o " + P("p3.pac"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = Run("info --json " + P("p3.pac"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(Json::parse(r.out)["pack"]["game"], "mhp3rd");
+  // sample: the same pose as from the skeleton and pack files.
+  const std::string files = WriteMonster(good());
+  const Result a = Run("mh sample --json " + P("fixed.pac") + " --entry 1 --frame 2.5");
+  const Result b = Run("mh sample --json " + files + " --entry 1 --frame 2.5");
+  ASSERT_EQ(a.code, 0) << a.err;
+  EXPECT_EQ(a.out, b.out);
+  // export, and the shared plot.
+  r = Run("mh export " + P("fixed.pac") + " -o " + P("e.glb"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(fs::exists(dir_ / "e.glb"));
+  r = Run("plot " + P("fixed.pac") + " -o " + P("plot.svg"));
+  EXPECT_EQ(r.code, 0) << r.err;
+  // A PAC and --skeleton: usage.
+  EXPECT_EQ(Run("mh sample " + pac + " --skeleton " + P("skeleton.bin") + " --entry 1").code, 2);
+  EXPECT_EQ(Run("mh sample --entry 1").code, 2);
+}
+
+// issue 27 item 2: `mh put` exits 1 whenever it reports an error (and prints it).
+TEST_F(MhCli, PutExitsOneOnAnError) {
+  const std::string pac = WritePac("file_06185", good());
+  Result r = Run("mh rig " + pac + " --entry 1 -o " + P("clip.bin"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  AnimPack clip = read_pack(read_file(P("clip.bin")));
+  clip.clips[0].tracks[1].channels.push_back({bits::kSclX, {{256, 0, 0, 0}}});
+  write_file(dir_ / "scaled.bin", write_pack(clip));
+  r = Run("mh put " + pac + " --entry 1 --clip " + P("scaled.bin") + " -o " + P("out.pac"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("error SCALE_CHANNEL: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 errors, 0 warnings"), std::string::npos) << r.out;
+  r = Run("mh put --json " + pac + " --entry 1 --clip " + P("scaled.bin") + " -o " + P("out.pac"));
+  EXPECT_EQ(r.code, 1);
+}
+
+// issue 27 item 2: LOC_BELOW_FORK names the clip, one line per clip.
+TEST_F(MhCli, LocBelowForkNamesEachClipOnce) {
+  MonsterSpec spec;
+  spec.game = Game::kMhp3rd;
+  spec.entries = 3;
+  const std::string files = WriteMonster(synthetic_monster(spec));
+  const Result r = Run("validate " + files + " --em 7");
+  EXPECT_EQ(r.code, 0) << r.err;
+  for (int clip = 0; clip < 3; ++clip) {
+    const std::string line = fmt::format(
+        "warn LOC_BELOW_FORK: clip {} (stream 0 slot {}): location records land below the body "
+        "fork 0 at bones 2 (fix:",
+        clip, clip);
+    const size_t at = r.out.find(line);
+    EXPECT_NE(at, std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find(line, at + 1), std::string::npos) << r.out;
+  }
+}
+
+// `animkit ARGS` run directly (sh execs it), its exit code and peak resident set in bytes from
+// wait4's rusage: the child's own ru_maxrss, the honest figure.
+struct Peak {
+  int code = -1;
+  uint64_t rss = 0;
+};
+Peak RunMeasured(const std::string& args, const fs::path& dir) {
+  const std::string cmd = std::string("exec ") + ANIMKIT_BINARY + " " + args + " >" +
+                          (dir / "out").string() + " 2>" + (dir / "err").string();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  rusage usage{};
+  wait4(pid, &status, 0, &usage);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
+          static_cast<uint64_t>(usage.ru_maxrss) * 1024};
+}
+
+// issue 27 item 3: export's peak memory stays under --max-bytes + 64 MB. Two entries of the
+// Tigrex-shaped monster keyed to frame 32767 sample about 60 MB of keys: under a 150 MB limit
+// the export fits (it used about four times its keys before: 240 MB), under 100 MB it is refused
+// before sampling.
+TEST_F(MhCli, ExportPeakMemoryStaysUnderTheLimit) {
+  MonsterSpec spec;
+  spec.part_sizes = {31, 9, 5};
+  spec.severed = 3;
+  spec.entries = 2;
+  spec.last_frame = 32767;
+  const std::string pac = WritePac("big.pac", synthetic_monster(spec));
+  constexpr uint64_t kSlack = uint64_t{64} << 20;
+  const uint64_t fits = 150'000'000, refused = 100'000'000;
+  Peak p = RunMeasured("export " + pac + " -o " + P("big.glb") + " --max-bytes " + std::to_string(fits), dir_);
+  EXPECT_EQ(p.code, 0) << Slurp(dir_ / "err");
+  EXPECT_GT(fs::file_size(dir_ / "big.glb"), uint64_t{50} << 20);
+  EXPECT_LT(p.rss, fits + kSlack) << p.rss;
+  p = RunMeasured("mh export " + pac + " -o " + P("mh.glb") + " --max-bytes " + std::to_string(fits), dir_);
+  EXPECT_EQ(p.code, 0) << Slurp(dir_ / "err");
+  EXPECT_LT(p.rss, fits + kSlack) << p.rss;
+  p = RunMeasured("export " + pac + " -o " + P("no.glb") + " --max-bytes " + std::to_string(refused), dir_);
+  EXPECT_EQ(p.code, 1);
+  EXPECT_NE(Slurp(dir_ / "err").find("--max-bytes 100000000"), std::string::npos) << Slurp(dir_ / "err");
+  EXPECT_LT(p.rss, refused / 2) << p.rss;  // refused before sampling
+  EXPECT_FALSE(fs::exists(dir_ / "no.glb"));
+}
+
+// issue 27 item 3: --max-steps bounds the whole play, "play" steps included, and says so.
+TEST_F(MhCli, MaxStepsBoundsEveryStepOfAPlay) {
+  WriteMonster(good());
+  Json steps = Json::array();
+  for (int i = 0; i < 3000; ++i) steps.push_back({{"play", 1}});
+  const Json scenario = {{"engine", "monster_hunter"}, {"skeleton", P("skeleton.bin")},
+                         {"pack", P("pack.bin")}, {"steps", steps}};
+  write_text(dir_ / "s.json", scenario.dump());
+  Result r = Run("play --max-steps 1000 " + P("s.json"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("exceed the limit of 1000 steps (--max-steps)"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty());  // refused before the first step
+  r = Run("play --max-steps 100000 " + P("s.json"));
+  EXPECT_EQ(r.code, 0) << r.err;
 }
 
 }  // namespace

@@ -213,15 +213,18 @@ TEST(MhRules, LocationRecordsBelowTheFork) {
   // em 7: offset 2 (the default), skip 21 22: record 0 (location) lands on bone 2, below the fork.
   const auto f = with_code(validate(&m.skeleton, &m.pack, nullptr, 7), "LOC_BELOW_FORK");
   ASSERT_EQ(f.size(), 2u);
-  EXPECT_EQ(f[0].message, "location records land below the body fork 0 at bones 2");
+  EXPECT_EQ(f[0].message,
+            "clip 0 (stream 0 slot 0): location records land below the body fork 0 at bones 2");
   EXPECT_EQ(f[0].level, Finding::Level::kWarning);
   EXPECT_EQ(f[1].where, "stream 0 slot 1");
+  EXPECT_EQ(f[1].message.rfind("clip 1 (stream 0 slot 1): ", 0), 0u) << f[1].message;
   // em 40: offset 0, record 0 -> bone 0, the fork itself.
   EXPECT_TRUE(validate(&m.skeleton, &m.pack, nullptr, 40).empty());
   m.pack.clips[0].tracks[3].channels.push_back({bits::kLocX, {{16, 0, 0, 0}}});
   const auto g = with_code(validate(&m.skeleton, &m.pack, nullptr, 40), "LOC_BELOW_FORK");
   ASSERT_EQ(g.size(), 1u);
-  EXPECT_EQ(g[0].message, "location records land below the body fork 0 at bones 3");
+  EXPECT_EQ(g[0].message,
+            "clip 0 (stream 0 slot 0): location records land below the body fork 0 at bones 3");
 }
 
 }  // namespace

@@ -27,14 +27,69 @@ Json quat_json(Quat q) {
   return Json::array({json_float(q.x), json_float(q.y), json_float(q.z), json_float(q.w)});
 }
 
+// A monster as the mh verbs take it: a model PAC (kept to write back), or --skeleton + --pack.
+struct Model {
+  std::optional<mh::PacView> pac;
+  mh::Skeleton skeleton;
+  mh::AnimPack pack;
+  std::optional<mh::PmoModel> pmo;     // a model PAC's mesh and textures (model.md 1)
+  std::optional<mh::TmhBank> textures;
+};
+
+Model load_model(const std::string& pac_path, const std::string& skeleton_path,
+                 const std::string& pack_path, std::optional<mh::Game> game) {
+  Model m;
+  if (!pac_path.empty()) {
+    if (!skeleton_path.empty())
+      throw CLI::ValidationError("--skeleton", "a model PAC holds the skeleton: give one or the other");
+    const std::vector<uint8_t> bytes = read_file(pac_path);
+    try {
+      if (!mh::sniff_pac(bytes)) throw Error("not a PAC (a model PAC: skeleton, PMO, TMH, pack)", 0);
+      mh::ModelPac mp = mh::read_model_pac(bytes, game);
+      if (!mp.skeleton) throw Error("the PAC holds no skeleton");
+      if (!mp.pack && pack_path.empty()) throw Error("the PAC holds no animation pack");
+      m.skeleton = std::move(*mp.skeleton);
+      if (mp.pack) m.pack = std::move(*mp.pack);
+      m.pac = std::move(mp.view);
+      m.pmo = std::move(mp.model);
+      m.textures = std::move(mp.textures);
+    } catch (const Error& e) {
+      throw e.with_file(pac_path);
+    }
+  } else {
+    if (skeleton_path.empty() || pack_path.empty())
+      throw CLI::ValidationError("input", "give a model PAC, or --skeleton S and --pack P");
+    m.skeleton = mh::load_skeleton(skeleton_path);
+  }
+  if (!pack_path.empty()) m.pack = mh::load_pack(pack_path, game, &m.skeleton);
+  return m;
+}
+
+// Writes the model back: the PAC with its pack entry (and, with `skeleton_too`, its skeleton
+// entry) replaced, the zero tail re-padded to 0x800; or the bare pack.
+void write_model(const Model& m, const std::string& out, bool skeleton_too = false) {
+  if (!m.pac || !m.pac->pack_entry) {
+    write_file(out, mh::write_pack(m.pack));
+    return;
+  }
+  mh::Pac pac = m.pac->pac;
+  pac.entries[*m.pac->pack_entry] = mh::write_pack(m.pack);
+  if (skeleton_too && m.pac->skeleton_entry)
+    pac.entries[*m.pac->skeleton_entry] = mh::write_skeleton(m.skeleton);
+  if (std::all_of(pac.tail.begin(), pac.tail.end(), [](uint8_t b) { return b == 0; }))
+    mh::pad_to_block(pac);
+  write_file(out, mh::write_pac(pac));
+}
+
 void add_sample(CLI::App& group, Cli& cli) {
   auto* verb =
       group.add_subcommand("sample", "the pose of an MHFU entry or an MHP3rd clip at a frame");
-  static std::string skeleton_path, pack_path, game, parts_text;
+  static std::string pac_path, skeleton_path, pack_path, game, parts_text;
   static std::optional<int> entry, clip, em;
   static float frame = 0;
-  verb->add_option("--skeleton", skeleton_path, "skeleton file")->required();
-  verb->add_option("--pack", pack_path, "animation pack file")->required();
+  verb->add_option("pac", pac_path, "a model PAC (or give --skeleton and --pack)");
+  verb->add_option("--skeleton", skeleton_path, "skeleton file");
+  verb->add_option("--pack", pack_path, "animation pack file");
   verb->add_option("--game", game, "mhfu or mhp3rd (default: the pack's encoding)");
   verb->add_option("--entry", entry, "MHFU: the entry (ids past the entry count wrap)");
   verb->add_option("--clip", clip, "MHP3rd: the clip id, stream * 100 + slot");
@@ -47,8 +102,9 @@ void add_sample(CLI::App& group, Cli& cli) {
     mh::DocumentOptions o;
     if (!game.empty()) o.game = mh::parse_game(game);
     o.em = em;
-    const mh::Skeleton skeleton = mh::load_skeleton(skeleton_path);
-    const mh::AnimPack pack = mh::load_pack(pack_path, o.game, &skeleton);
+    const Model model = load_model(pac_path, skeleton_path, pack_path, o.game);
+    const mh::Skeleton& skeleton = model.skeleton;
+    const mh::AnimPack& pack = model.pack;
     const size_t n = skeleton.bones.size();
     std::vector<mh::JointPose> local(n);
     std::vector<Mat4> world(n);
@@ -126,7 +182,7 @@ void add_fix(CLI::App& group, Cli& cli) {
   auto* verb = group.add_subcommand(
       "fix", "apply the engine rules' documented fixes to a pack (or skeleton)");
   static std::string in, out, skeleton_path, game;
-  verb->add_option("input", in, "animation pack (or skeleton) to repair")->required();
+  verb->add_option("input", in, "animation pack, skeleton or model PAC to repair")->required();
   verb->add_option("-o,--output", out, "where to write the repaired file")->required();
   verb->add_option("--skeleton", skeleton_path, "the skeleton (parts for clips without tracks)");
   verb->add_option("--game", game, "mhfu or mhp3rd (forces the pack's clip encoding)");
@@ -138,7 +194,13 @@ void add_fix(CLI::App& group, Cli& cli) {
     std::vector<std::string> changes;
     std::vector<Finding> left;
     try {
-      if (mh::sniff_skeleton(bytes) && !mh::sniff_pack(bytes)) {
+      if (mh::sniff_pac(bytes)) {  // a model PAC: its skeleton and pack, written back in place
+        Model m = load_model(in, "", "", g);
+        if (!skeleton_path.empty()) throw Error("a model PAC holds its skeleton: drop --skeleton");
+        changes = mh::fix(&m.pack, &m.skeleton);
+        left = mh::validate(&m.skeleton, &m.pack);
+        write_model(m, out, true);
+      } else if (mh::sniff_skeleton(bytes) && !mh::sniff_pack(bytes)) {
         mh::Skeleton s = mh::read_skeleton(bytes);
         changes = mh::fix(nullptr, &s);
         left = mh::validate(&s, nullptr);
@@ -176,19 +238,29 @@ void add_fix(CLI::App& group, Cli& cli) {
 void add_convert(CLI::App& group, Cli& cli) {
   auto* verb = group.add_subcommand("convert", "re-encode a pack's clips for the other game");
   static std::string in, out, to, from;
-  verb->add_option("input", in, "animation pack")->required();
-  verb->add_option("-o,--output", out, "where to write the converted pack")->required();
+  verb->add_option("input", in, "animation pack, or a model PAC")->required();
+  verb->add_option("-o,--output", out, "where to write the converted pack (or PAC)")->required();
   verb->add_option("--to", to, "mhfu or mhp3rd")->required();
   verb->add_option("--game", from, "the input's game (default: sniffed)");
   verb->add_flag("--json", cli.json, "one JSON document");
   verb->callback([&cli] {
     std::optional<mh::Game> g;
     if (!from.empty()) g = mh::parse_game(from);
-    if (mh::sniff_skeleton(read_file(in)))
+    const std::vector<uint8_t> bytes = read_file(in);
+    std::optional<Model> model;  // a model PAC: its pack entry is converted in place
+    if (mh::sniff_pac(bytes)) {
+      model = load_model(in, "", "", g);
+    } else if (mh::sniff_skeleton(bytes)) {
       throw Error("a skeleton, not an animation pack: convert re-encodes a pack's clips", 0, in);
-    const mh::AnimPack pack = mh::load_pack(in, g);
+    }
+    const mh::AnimPack pack = model ? model->pack : mh::load_pack(in, g);
     const mh::Conversion c = mh::convert_pack(pack, mh::parse_game(to));
-    write_file(out, mh::write_pack(c.pack));
+    if (model) {
+      model->pack = c.pack;
+      write_model(*model, out);
+    } else {
+      write_file(out, mh::write_pack(c.pack));
+    }
     if (cli.json) {
       cli.out << dump_json(Json{{"output", out},
                       {"from", mh::to_string(pack.game)},
@@ -208,11 +280,12 @@ void add_convert(CLI::App& group, Cli& cli) {
 void add_export(CLI::App& group, Cli& cli) {
   auto* verb =
       group.add_subcommand("export", "glTF of the bind pose and every entry / clip at a rate");
-  static std::string skeleton_path, pack_path, game, out;
+  static std::string pac_path, skeleton_path, pack_path, game, out;
   static float rate = 30;
   static std::optional<int> em;
   static uint64_t max_bytes = uint64_t{512} << 20;
-  verb->add_option("--skeleton", skeleton_path, "skeleton file")->required();
+  verb->add_option("pac", pac_path, "a model PAC (or give --skeleton, and --pack)");
+  verb->add_option("--skeleton", skeleton_path, "skeleton file");
   verb->add_option("--pack", pack_path, "animation pack file");
   verb->add_option("--max-bytes", max_bytes, "the most animation data to write (default 512 MiB)");
   verb->add_option("--game", game, "mhfu or mhp3rd (default: the pack's encoding)");
@@ -227,17 +300,39 @@ void add_export(CLI::App& group, Cli& cli) {
     o.rate = rate;
     o.em = em;
     o.max_bytes = max_bytes;
-    const mh::Skeleton skeleton = mh::load_skeleton(skeleton_path);
+    std::optional<Model> model;
+    mh::Skeleton skeleton;
     std::optional<mh::AnimPack> pack;
-    if (!pack_path.empty()) pack = mh::load_pack(pack_path, o.game, &skeleton);
-    const Animated animated = mh::to_animated(skeleton, pack ? &*pack : nullptr, o);
+    if (!pac_path.empty()) {
+      model = load_model(pac_path, skeleton_path, pack_path, o.game);
+      skeleton = model->skeleton;
+      pack = model->pack;
+    } else {
+      if (skeleton_path.empty())
+        throw CLI::ValidationError("input", "give a model PAC, or --skeleton S (and --pack P)");
+      skeleton = mh::load_skeleton(skeleton_path);
+      if (!pack_path.empty()) pack = mh::load_pack(pack_path, o.game, &skeleton);
+    }
+    Animated animated = mh::to_animated(skeleton, pack ? &*pack : nullptr, o);
+    std::optional<MeshSet> meshes;  // a model PAC: the skinned, textured monster (model.md 6)
+    if (model && model->pmo && model->pac->model_entry) {
+      try {
+        meshes = mh::model_mesh_set(*model->pac, *model->pmo,
+                                    model->textures ? &*model->textures : nullptr, skeleton,
+                                    animated.notes);
+      } catch (const Error& e) {
+        throw e.with_file(pac_path);
+      }
+    }
     gltf::ExportOptions eo;
     eo.binary = std::filesystem::path(out).extension() != ".gltf";
-    gltf::write(animated, out, eo);
+    gltf::write(animated, out, eo, meshes ? &*meshes : nullptr);
     if (cli.json) {
       cli.out << dump_json(Json{{"output", out},
                       {"joints", animated.skeleton.num_joints()},
                       {"clips", animated.clips.size()},
+                      {"meshes", meshes ? meshes->meshes.size() : 0},
+                      {"images", meshes ? meshes->images.size() : 0},
                       {"rate", json_float(rate)}})
               << "\n";
     } else {
@@ -290,52 +385,6 @@ void add_verify(CLI::App& group, Cli& cli) {
     }
     if (failed > 0) cli.fail(in, fmt::format("{} of {} checks failed", failed, checks.size()));
   });
-}
-
-// A monster as the mh verbs take it: a model PAC (kept to write back), or --skeleton + --pack.
-struct Model {
-  std::optional<mh::PacView> pac;
-  mh::Skeleton skeleton;
-  mh::AnimPack pack;
-};
-
-Model load_model(const std::string& pac_path, const std::string& skeleton_path,
-                 const std::string& pack_path, std::optional<mh::Game> game) {
-  Model m;
-  if (!pac_path.empty()) {
-    const std::vector<uint8_t> bytes = read_file(pac_path);
-    try {
-      if (!mh::sniff_pac(bytes)) throw Error("not a PAC (a model PAC: skeleton, PMO, TMH, pack)", 0);
-      mh::ModelPac mp = mh::read_model_pac(bytes, game);
-      if (!mp.skeleton) throw Error("the PAC holds no skeleton");
-      if (!mp.pack && pack_path.empty()) throw Error("the PAC holds no animation pack");
-      m.skeleton = std::move(*mp.skeleton);
-      if (mp.pack) m.pack = std::move(*mp.pack);
-      m.pac = std::move(mp.view);
-    } catch (const Error& e) {
-      throw e.with_file(pac_path);
-    }
-  } else {
-    if (skeleton_path.empty() || pack_path.empty())
-      throw CLI::ValidationError("input", "give a model PAC, or --skeleton S and --pack P");
-    m.skeleton = mh::load_skeleton(skeleton_path);
-  }
-  if (!pack_path.empty()) m.pack = mh::load_pack(pack_path, game, &m.skeleton);
-  return m;
-}
-
-// Writes the model back: the PAC with its pack entry replaced (zero tail re-padded to 0x800), or
-// the bare pack.
-void write_model(const Model& m, const std::string& out) {
-  if (!m.pac || !m.pac->pack_entry) {
-    write_file(out, mh::write_pack(m.pack));
-    return;
-  }
-  mh::Pac pac = m.pac->pac;
-  pac.entries[*m.pac->pack_entry] = mh::write_pack(m.pack);
-  if (std::all_of(pac.tail.begin(), pac.tail.end(), [](uint8_t b) { return b == 0; }))
-    mh::pad_to_block(pac);
-  write_file(out, mh::write_pac(pac));
 }
 
 std::optional<int> file_number(const std::string& path) {
@@ -486,8 +535,11 @@ void add_put(CLI::App& group, Cli& cli) {
       cli.out << dump_json(Json{{"output", out}, {"entry", entry}, {"validate", mh::summary(findings)}})
               << "\n";
     } else {
+      for (const Finding& f : findings) cli.out << mh::reference_line(f) << "\n";
       cli.out << fmt::format("{}: entry {} written; {}\n", out, entry, mh::summary(findings));
     }
+    for (const Finding& f : findings)
+      if (f.level == Finding::Level::kError) cli.exit_code = 1;
   });
 }
 

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Issue 27 items 1 and 5: the demo's model PAC (the notes' Tigrex layout, roots [0, 45], a skinned
+# PMO and a TMH bank) exported by `export` (skeleton and clips) and `mh export` (with the skinned,
+# textured mesh), .glb and .gltf, and the bare skeleton
+# with its pack: the Khronos validator (tools/validate_gltf.mjs) finds 0 errors and 0 warnings.
+set -euo pipefail
+animkit=$1 source_dir=$2 out=$3
+rm -rf "$out" && mkdir -p "$out"
+"$animkit" demo --engine monster_hunter --out "$out/demo" >/dev/null
+pac="$out/demo/mh-model.pac"
+"$animkit" export "$pac" -o "$out/model.glb" >/dev/null
+"$animkit" export "$pac" -o "$out/model.gltf" >/dev/null
+"$animkit" mh export "$pac" -o "$out/mh-model.glb" >/dev/null
+"$animkit" mh export "$pac" -o "$out/mh-model.gltf" >/dev/null
+"$animkit" export --skeleton "$out/demo/mh-skeleton.bin" --pack "$out/demo/mh-pack.bin" \
+  -o "$out/bare.glb" >/dev/null
+cd "$source_dir"
+report=$(node tools/validate_gltf.mjs "$out"/*.glb "$out"/*.gltf)
+echo "$report"
+files=$(echo "$report" | grep -c ': 0 errors, 0 warnings,' || true)
+[ "$files" -eq 5 ] || { echo "expected 5 files with 0 errors and 0 warnings, got $files"; exit 1; }

@@ -41,6 +41,9 @@ install(TARGETS ${ANIMKIT_LIBRARIES} animkit_all EXPORT animkitTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(ANIMKIT_SHARED)
+  set_target_properties(animkit PROPERTIES INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
+endif()
 install(TARGETS animkit RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 set(ANIMKIT_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/animkit)
 install(EXPORT animkitTargets NAMESPACE animkit:: DESTINATION ${ANIMKIT_CMAKE_DIR})
@@ -74,11 +77,12 @@ set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "character animation of five game engines: library and tool")
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "character animation of five game engines: library and tool
- animkit reads, writes, plays and exports the character animation of The Warriors,
- Monster Hunter (PSP), Call of Duty: United Offensive, Asheron's Call and Shadow of War,
- each exactly as its engine does it, to glTF 2.0. The package holds the animkit program,
- the C++ and C libraries, their headers, and the CMake and pkg-config files.")
+# The extended description (CPack puts the summary above it and indents each line).
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "animkit reads, writes, plays and exports the character animation
+of The Warriors, Monster Hunter (PSP), Call of Duty: United Offensive,
+Asheron's Call and Shadow of War, each exactly as its engine does it,
+to glTF 2.0. The package holds the animkit program, the C++ and C
+libraries, their headers, and the CMake and pkg-config files.")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # animkit_0.1.0_amd64.deb
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "animkit maintainers <maintainers@users.noreply.a-seed-e3cce707.example>")
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)

@@ -35,6 +35,7 @@ cmake --build "$work/cmake" >/dev/null
 
 echo "== pkg-config animkit"
 export PKG_CONFIG_PATH=$(dirname "$(find "$prefix" -name animkit.pc)")
+export LD_LIBRARY_PATH=$(dirname "$PKG_CONFIG_PATH")  # the shared libraries of an ANIMKIT_SHARED build
 [ "$(pkg-config --modversion animkit)" = "$(sed -n 's/^project(animkit VERSION \([0-9.]*\).*/\1/p' "$here/../../CMakeLists.txt")" ]
 mkdir -p "$work/pkgconfig"
 # shellcheck disable=SC2046  # pkg-config's flags are words

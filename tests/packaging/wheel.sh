@@ -16,9 +16,11 @@ ANIMKIT_BUILD_DIR=$build "$py" -m pip wheel --quiet --no-build-isolation --no-de
 wheel=$(ls "$work"/dist/animkit-*.whl)
 echo "wheel: $(basename "$wheel")"
 # The stubs and the marker travel in the wheel.
-for f in animkit/py.typed animkit/_animkit.pyi animkit/__init__.py; do
-  "$py" -m zipfile -l "$wheel" | grep -q " *$f " || { echo "$f is not in the wheel"; exit 1; }
+names=$("$py" -c 'import sys, zipfile; print("\n".join(zipfile.ZipFile(sys.argv[1]).namelist()))' "$wheel")
+for f in animkit/py.typed animkit/_animkit.pyi animkit/warriors.pyi animkit/__init__.py; do
+  grep -qx "$f" <<<"$names" || { echo "$f is not in the wheel"; exit 1; }
 done
+grep -q '^animkit/_animkit\..*\.so$' <<<"$names" || { echo "the extension is not in the wheel"; exit 1; }
 "$py" -m pip install --quiet --no-deps --no-index "$wheel"
 
 cd "$work"  # nothing of the source tree on sys.path from here

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <string_view>
 
 #include "animkit/core/neutral_json.h"
@@ -23,11 +24,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   try {
     const animkit::Animated a = animkit::animated_from_json(animkit::parse_json(text));
+    // One storage and one pair of cursors for every clip: each clip compiled into the place of
+    // the last must be rebound to (issue 34, item 1), whatever its joint count.
+    std::optional<animkit::RuntimeClip> storage;
+    animkit::RuntimeCursor c0, c1;
     for (const animkit::Clip& clip : a.clips) {
       if (clip.joints.size() != a.skeleton.num_joints()) continue;
-      const animkit::RuntimeClip rc(clip, a.skeleton.rest);
+      storage.reset();
+      const animkit::RuntimeClip& rc = storage.emplace(clip, a.skeleton.rest);
       animkit::SoaPose simd(rc.num_joints()), scalar(rc.num_joints());
-      animkit::RuntimeCursor c0, c1;
       for (float t : {-1.f, 0.f, 0.25f, clip.duration * 0.5f, clip.duration, NAN, 0.1f}) {
         animkit::SoaSamplingJob{&rc, t, &c0, &simd, {}}.run();
         animkit::SoaSamplingJob{&rc, t, &c1, &scalar, {}}.run_scalar();

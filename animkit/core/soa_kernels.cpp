@@ -126,76 +126,106 @@ void SampleChannelExact(const float* cache, size_t stride, size_t padded, int di
 constexpr size_t kLayerBlock = 16;
 constexpr size_t kJointChunk = 256;
 
+struct Layer {  // one layer of the block being summed, its pointers read once per block
+  const float* pose;
+  float weight;
+  const float* mask;  // or null
+};
+
+// One lane group over the block's layers. kResumes: the sums so far are in `out` and `total`;
+// kFinishes: the last block, so the rest pose and the normalisation follow (else the sums are
+// stored back). Templates, so the usual single block compiles to the one-pass loop it was.
+template <bool kResumes, bool kFinishes>
+HWY_INLINE void BlendGroup(D d, const Layer* layers, size_t count, const float* rest, V thr, float* out,
+                           float* total_slot, size_t i, size_t num_joints, size_t stride) {
+  const size_t lanes = hn::Lanes(d);
+  const V zero = hn::Zero(d);
+  V acc[kSoaComponents];
+  V total = zero;
+  for (int c = 0; c < kSoaComponents; ++c) acc[c] = kResumes ? hn::LoadU(d, out + c * stride + i) : zero;
+  if (kResumes) total = hn::Load(d, total_slot);
+  // Adds one weighted pose; rotations flip onto the hemisphere of the sum so far.
+  const auto accumulate = [&](const float* pose, V w) {
+    const float* p = pose + i;
+    const V qx = hn::LoadU(d, p + kQx * stride), qy = hn::LoadU(d, p + kQy * stride);
+    const V qz = hn::LoadU(d, p + kQz * stride), qw = hn::LoadU(d, p + kQw * stride);
+    const V dot = hn::MulAdd(acc[kQx], qx, hn::MulAdd(acc[kQy], qy, hn::MulAdd(acc[kQz], qz,
+                                                                               hn::Mul(acc[kQw], qw))));
+    const V sw = hn::IfThenElse(hn::Lt(dot, zero), hn::Neg(w), w);
+    acc[kQx] = hn::MulAdd(qx, sw, acc[kQx]);
+    acc[kQy] = hn::MulAdd(qy, sw, acc[kQy]);
+    acc[kQz] = hn::MulAdd(qz, sw, acc[kQz]);
+    acc[kQw] = hn::MulAdd(qw, sw, acc[kQw]);
+    for (int c : {kTx, kTy, kTz, kSx, kSy, kSz}) {
+      acc[c] = hn::MulAdd(hn::LoadU(d, p + c * stride), w, acc[c]);
+    }
+    total = hn::Add(total, w);
+  };
+  for (size_t l = 0; l < count; ++l) {
+    const Layer& layer = layers[l];
+    V w = hn::Set(d, layer.weight);
+    if (layer.mask) {
+      V jw;
+      if (i + lanes <= num_joints) {
+        jw = hn::LoadU(d, layer.mask + i);
+      } else {  // the tail: the mask has no padding, the missing joints weigh 0
+        HWY_ALIGN float tail[kSoaLanes] = {};
+        if (i < num_joints) std::memcpy(tail, layer.mask + i, (num_joints - i) * sizeof(float));
+        jw = hn::LoadU(d, tail);
+      }
+      w = hn::Mul(w, jw);
+      w = hn::IfThenElseZero(hn::Gt(w, zero), w);
+    }
+    accumulate(layer.pose, w);
+  }
+  if (!kFinishes) {  // the partial sums wait for the next block
+    for (int c = 0; c < kSoaComponents; ++c) hn::StoreU(acc[c], d, out + c * stride + i);
+    hn::Store(total, d, total_slot);
+    return;
+  }
+  // Below the threshold, the rest pose makes up the difference (skipped when no lane is:
+  // adding it with weight 0 changes nothing).
+  const auto below = hn::Lt(total, thr);
+  if (!hn::AllFalse(d, below)) accumulate(rest, hn::IfThenElseZero(below, hn::Sub(thr, total)));
+  const V inv = hn::Div(hn::Set(d, 1.f), total);
+  for (int c : {kTx, kTy, kTz, kSx, kSy, kSz}) hn::StoreU(hn::Mul(acc[c], inv), d, out + c * stride + i);
+  Normalize(d, acc[kQx], acc[kQy], acc[kQz], acc[kQw]);
+  for (int c : {kQx, kQy, kQz, kQw}) hn::StoreU(acc[c], d, out + c * stride + i);
+}
+
 void Blend(const SoaBlendingLayer* layers, size_t count, const float* rest, float threshold, float* out,
            size_t num_joints, size_t padded, size_t stride) {
   const D d;
   const size_t lanes = hn::Lanes(d);
-  const V zero = hn::Zero(d);
   const V thr = hn::Set(d, threshold);
   // Blocks of equal size (33 layers: 11 + 11 + 11, not 16 + 16 + 1), each block's overhead
   // (reloading and storing the sums) shared by as many layers as possible.
   const size_t blocks = std::max<size_t>(1, (count + kLayerBlock - 1) / kLayerBlock);
-  const size_t block = std::max<size_t>(1, (count + blocks - 1) / blocks);
+  const size_t size = std::max<size_t>(1, (count + blocks - 1) / blocks);  // 0 layers: one pass, rest alone
+  Layer block[kLayerBlock];
   HWY_ALIGN float totals[kJointChunk];
   for (size_t chunk = 0; chunk < padded; chunk += kJointChunk) {
     const size_t chunk_end = std::min(padded, chunk + kJointChunk);
-    for (size_t first = 0; first == 0 || first < count; first += block) {
-      const size_t last = std::min(count, first + block);
-      const bool resumes = first > 0, finishes = last == count;
+    for (size_t first = 0; first == 0 || first < count; first += size) {
+      size_t used = 0;  // the block's layers that weigh anything
+      for (size_t l = first; l < std::min(count, first + size); ++l) {
+        const SoaBlendingLayer& x = layers[l];
+        if (x.weight > 0.f) {
+          block[used++] = {x.pose->data.data(), x.weight, x.joint_weights.empty() ? nullptr : x.joint_weights.data()};
+        }
+      }
+      const bool resumes = first > 0, finishes = first + size >= count;
       for (size_t i = chunk; i < chunk_end; i += lanes) {
-        V acc[kSoaComponents];
-        V total = zero;
-        for (int c = 0; c < kSoaComponents; ++c) acc[c] = resumes ? hn::LoadU(d, out + c * stride + i) : zero;
-        if (resumes) total = hn::LoadU(d, totals + (i - chunk));
-        // Adds one weighted pose; rotations flip onto the hemisphere of the sum so far.
-        const auto accumulate = [&](const float* pose, V w) {
-          const float* p = pose + i;
-          const V qx = hn::LoadU(d, p + kQx * stride), qy = hn::LoadU(d, p + kQy * stride);
-          const V qz = hn::LoadU(d, p + kQz * stride), qw = hn::LoadU(d, p + kQw * stride);
-          const V dot = hn::MulAdd(acc[kQx], qx, hn::MulAdd(acc[kQy], qy, hn::MulAdd(acc[kQz], qz,
-                                                                                     hn::Mul(acc[kQw], qw))));
-          const V sw = hn::IfThenElse(hn::Lt(dot, zero), hn::Neg(w), w);
-          acc[kQx] = hn::MulAdd(qx, sw, acc[kQx]);
-          acc[kQy] = hn::MulAdd(qy, sw, acc[kQy]);
-          acc[kQz] = hn::MulAdd(qz, sw, acc[kQz]);
-          acc[kQw] = hn::MulAdd(qw, sw, acc[kQw]);
-          for (int c : {kTx, kTy, kTz, kSx, kSy, kSz}) {
-            acc[c] = hn::MulAdd(hn::LoadU(d, p + c * stride), w, acc[c]);
-          }
-          total = hn::Add(total, w);
-        };
-        for (size_t l = first; l < last; ++l) {
-          const SoaBlendingLayer& layer = layers[l];
-          if (!(layer.weight > 0.f)) continue;
-          V w = hn::Set(d, layer.weight);
-          if (!layer.joint_weights.empty()) {
-            const float* mask = layer.joint_weights.data();
-            V jw;
-            if (i + lanes <= num_joints) {
-              jw = hn::LoadU(d, mask + i);
-            } else {  // the tail: the mask has no padding, the missing joints weigh 0
-              HWY_ALIGN float tail[kSoaLanes] = {};
-              if (i < num_joints) std::memcpy(tail, mask + i, (num_joints - i) * sizeof(float));
-              jw = hn::LoadU(d, tail);
-            }
-            w = hn::Mul(w, jw);
-            w = hn::IfThenElseZero(hn::Gt(w, zero), w);
-          }
-          accumulate(layer.pose->data.data(), w);
+        float* slot = totals + (i - chunk);
+        if (!resumes && finishes) {
+          BlendGroup<false, true>(d, block, used, rest, thr, out, slot, i, num_joints, stride);
+        } else if (!resumes) {
+          BlendGroup<false, false>(d, block, used, rest, thr, out, slot, i, num_joints, stride);
+        } else if (finishes) {
+          BlendGroup<true, true>(d, block, used, rest, thr, out, slot, i, num_joints, stride);
+        } else {
+          BlendGroup<true, false>(d, block, used, rest, thr, out, slot, i, num_joints, stride);
         }
-        if (!finishes) {  // the partial sums wait for the next block
-          for (int c = 0; c < kSoaComponents; ++c) hn::StoreU(acc[c], d, out + c * stride + i);
-          hn::Store(total, d, totals + (i - chunk));
-          continue;
-        }
-        // Below the threshold, the rest pose makes up the difference (skipped when no lane is:
-        // adding it with weight 0 changes nothing).
-        const auto below = hn::Lt(total, thr);
-        if (!hn::AllFalse(d, below)) accumulate(rest, hn::IfThenElseZero(below, hn::Sub(thr, total)));
-        const V inv = hn::Div(hn::Set(d, 1.f), total);
-        for (int c : {kTx, kTy, kTz, kSx, kSy, kSz}) hn::StoreU(hn::Mul(acc[c], inv), d, out + c * stride + i);
-        Normalize(d, acc[kQx], acc[kQy], acc[kQz], acc[kQw]);
-        for (int c : {kQx, kQy, kQz, kQw}) hn::StoreU(acc[c], d, out + c * stride + i);
       }
     }
   }

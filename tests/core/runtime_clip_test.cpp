@@ -303,6 +303,33 @@ TEST(RuntimeClip, StepsAfterASeekEqualFreshSeeks) {
   }
 }
 
+// The time index (issue 34, item 4) on times far from even: a cluster of keys in one bucket, a
+// lone key far away, times at and between the keys and past both ends; every seek finds the key
+// SamplingJob finds.
+TEST(RuntimeClip, TimeIndexFindsTheKeyOnUnevenTimes) {
+  Clip clip;
+  clip.joints.resize(3);
+  std::vector<float> times;
+  for (int k = 0; k < 40; ++k) times.push_back(k * 1e-4f);
+  times.push_back(0.5f);
+  times.push_back(1000.f);
+  for (JointTracks& jt : clip.joints) {
+    jt.translation.interpolation = Interpolation::kStep;  // the key in force, exactly
+    for (size_t k = 0; k < times.size(); ++k) jt.translation.add(times[k], {static_cast<float>(k), 0, 0});
+  }
+  const Transform rest[3] = {};
+  const RuntimeClip rc(clip, rest);
+  std::vector<float> probes = {-1.f, -1e-9f, 0.3f, 0.5f, 0.50001f, 999.f, 1000.f, 2000.f, 3e38f, -3e38f, NAN};
+  for (float t : times) {
+    probes.push_back(t);
+    probes.push_back(std::nextafter(t, -INFINITY));
+    probes.push_back(std::nextafter(t, INFINITY));
+  }
+  for (float t : probes) {
+    EXPECT_EQ(compare(clip, rest, rc, t, true).t, 0.f) << t;
+  }
+}
+
 TEST(RuntimeClip, HoldsAndRest) {
   Clip clip;
   clip.joints.resize(3);

@@ -38,7 +38,7 @@ const CLI::Validator kFiniteFloat(
       char* end = nullptr;
       const double v = std::strtod(begin, &end);
       if (end == begin || *end != '\0') return {};  // not a number: the conversion reports it
-      if (std::isnan(v)) return "NaN is not a number here";
+      if (std::isnan(v)) return text + " is not a finite number";
       if (!(std::fabs(v) <= FLT_MAX)) return fmt::format("{} is not a finite float32", text);
       return {};
     },

@@ -46,7 +46,8 @@ const CLI::Validator kFiniteFloat(
 
 void check_numbers(CLI::App& app) {
   for (CLI::Option* o : app.get_options()) {
-    if (o->get_type_name() == "FLOAT") o->check(kFiniteFloat);
+    // "FLOAT", or "FLOAT:..." when the option has a described check already (a range)
+    if (o->get_type_name().rfind("FLOAT", 0) == 0) o->check(kFiniteFloat);
   }
   for (CLI::App* verb : app.get_subcommands({})) check_numbers(*verb);
 }

@@ -112,7 +112,21 @@ const Format* Registry::mapping_format(const std::filesystem::path& path,
   return nullptr;
 }
 
+namespace {
+
+// A folder opens as a stream on Linux and fails on the first read with a message naming no
+// file (issue 31): refused here, by name.
+void refuse_folder(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw Error("is a folder, not a file", std::nullopt, path.string());
+  }
+}
+
+}  // namespace
+
 std::vector<uint8_t> read_head(const std::filesystem::path& path, size_t n) {
+  refuse_folder(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error("cannot open the file", std::nullopt, path.string());
   std::vector<uint8_t> bytes(n);
@@ -123,6 +137,7 @@ std::vector<uint8_t> read_head(const std::filesystem::path& path, size_t n) {
 }
 
 std::vector<uint8_t> read_file(const std::filesystem::path& path) {
+  refuse_folder(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error("cannot open the file", std::nullopt, path.string());
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

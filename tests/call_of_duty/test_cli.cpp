@@ -284,7 +284,7 @@ TEST_F(CodCli, AnyByteOutAndBack) {
   const Animated a = animated_from_json(parse_json(Slurp(dir_ / "h.json"), "h.json"));
   EXPECT_EQ(a.skeleton.names[1], kHostile);
   ASSERT_EQ(a.clips.size(), 1u);
-  ASSERT_EQ(a.clips[0].events.size(), 1u);
+  ASSERT_FALSE(a.clips[0].events.empty());  // the notetrack (and the end the clip gets)
   EXPECT_EQ(a.clips[0].events[0].name, "n" + kHostile);
 
   // A script file named l\xff.gsc: refs and lint write its name escaped, with its bytes.

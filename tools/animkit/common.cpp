@@ -38,7 +38,7 @@ const CLI::Validator kFiniteFloat(
       char* end = nullptr;
       const double v = std::strtod(begin, &end);
       if (end == begin || *end != '\0') return {};  // not a number: the conversion reports it
-      if (std::isnan(v)) return "NaN is not a number here";
+      if (std::isnan(v)) return text + " is not a finite number";
       if (!(std::fabs(v) <= FLT_MAX)) return fmt::format("{} is not a finite float32", text);
       return {};
     },
@@ -46,7 +46,8 @@ const CLI::Validator kFiniteFloat(
 
 void check_numbers(CLI::App& app) {
   for (CLI::Option* o : app.get_options()) {
-    if (o->get_type_name() == "FLOAT") o->check(kFiniteFloat);
+    // "FLOAT", or "FLOAT:..." when the option has a described check already (a range)
+    if (o->get_type_name().rfind("FLOAT", 0) == 0) o->check(kFiniteFloat);
   }
   for (CLI::App* verb : app.get_subcommands({})) check_numbers(*verb);
 }

@@ -1,5 +1,6 @@
 // `animkit dump FILE`: every decoded field (`--json` for the full structure).
 #include "cli.h"
+#include "naming_file.h"
 
 namespace animkit::cli {
 
@@ -12,7 +13,10 @@ void add_dump_verb(CLI::App& app, Cli& cli) {
   add_engine_options(*verb, cli, options);
   verb->callback([&cli] {
     Json results = Json::array();
-    for (const auto& doc : open_documents(cli, files, options)) results.push_back(doc->dump());
+    const auto docs = open_documents(cli, files, options);
+    for (size_t i = 0; i < docs.size(); ++i) {
+      results.push_back(naming_file(files, i, [&] { return docs[i]->dump(); }));
+    }
     Json out = results.size() == 1 ? results[0] : results;
     cli.out << (cli.json ? dump_json(out, 1) + "\n" : to_text(out));
   });

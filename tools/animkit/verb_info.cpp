@@ -1,5 +1,6 @@
 // `animkit info FILE...`: the detected format and a summary; `--formats` lists the formats.
 #include "cli.h"
+#include "naming_file.h"
 
 namespace animkit::cli {
 
@@ -24,7 +25,10 @@ void add_info_verb(CLI::App& app, Cli& cli) {
       return;
     }
     Json results = Json::array();
-    for (const auto& doc : open_documents(cli, files, options)) results.push_back(doc->info());
+    const auto docs = open_documents(cli, files, options);
+    for (size_t i = 0; i < docs.size(); ++i) {
+      results.push_back(naming_file(files, i, [&] { return docs[i]->info(); }));
+    }
     Json out = results.size() == 1 ? results[0] : results;
     cli.out << (cli.json ? dump_json(out) + "\n" : to_text(out));
   });

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "cli.h"
+#include "naming_file.h"
 
 namespace animkit::cli {
 
@@ -21,7 +22,7 @@ void add_validate_verb(CLI::App& app, Cli& cli) {
     const auto docs = open_documents(cli, files, options);
     for (size_t i = 0; i < docs.size(); ++i) {
       const std::string name = i < files.size() ? files[i] : "input";
-      const std::vector<Finding> findings = docs[i]->validate();
+      const std::vector<Finding> findings = naming_file(files, i, [&] { return docs[i]->validate(); });
       int e = 0, w = 0;
       for (const Finding& f : findings) {
         e += f.level == Finding::Level::kError;

@@ -60,13 +60,16 @@ int play(const Json& scenario, const std::filesystem::path& base, const PlayOpti
   const Rig rig = make_rig(skeleton);
   // The whole play's work (issue 19), before it runs: every advanced frame traces each part (MHFU)
   // or the clip (MHP3rd) and poses every bone.
+  // Every step traces at least once too (issue 30: 300,000 "play" steps of no frames ran 20 s).
   uint64_t frames_asked = 0;
-  for (const Json& step : scenario["steps"])
+  for (const Json& step : scenario["steps"]) {
+    frames_asked = add_play_steps(frames_asked, 1);
     if (step.is_object() && step.contains("advance") && step["advance"].is_number_integer())
       frames_asked = add_play_steps(frames_asked, std::max<int64_t>(0, step["advance"].get<int64_t>()));
+  }
   const uint64_t traced = mhfu ? std::max<size_t>(1, player.parts().size()) : 1;
   check_play_steps(play_steps(frames_asked, play_steps_per_update(traced, n)),
-                   "scenario: the steps' \"advance\" frames");
+                   "scenario: the steps and their \"advance\" frames");
   Playable clip;  // MHP3rd
   bool has_clip = false;
   float clip_phase = 0;

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "animkit/core/json_util.h"
 #include "animkit/core/registry.h"
@@ -29,8 +30,8 @@ std::set<std::string> files_below(const fs::path& root) {
 
 TEST_F(SafeOutput, WarriorsExtractKeepsHostileClipNamesInsideTheFolder) {
   std::vector<warriors::Resource> resources;
-  for (const std::string name :
-       {"x/../../../esc", "..", "/abs", std::string("a\x01" "b"), "walk", "walk", ".hidden"}) {
+  for (const std::string& name : std::vector<std::string>{"x/../../../esc", "..", "/abs", "a\x01" "b",
+                                                         "walk", "walk", ".hidden"}) {
     warriors::ClipBuilder b;
     b.name = name;
     b.frames = 2;

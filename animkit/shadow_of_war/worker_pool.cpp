@@ -95,13 +95,14 @@ AnimJobThreadSystem::AnimJobThreadSystem(int workers)
   try {
     for (int i = 0; i < workers_; ++i)
       impl_->threads.emplace_back([this, i] { impl_->worker(static_cast<size_t>(i) + 1); });
-  } catch (const std::system_error& e) {
+  } catch (const std::exception& e) {  // std::system_error, or std::bad_alloc for its state
     // Issue 30: the threads already started are stopped and joined (a joinable std::thread
     // destroyed would call std::terminate), and the failure is an error.
     const size_t started = impl_->threads.size();
     stop_threads();
+    const auto* system = dynamic_cast<const std::system_error*>(&e);
     throw Error(fmt::format("cannot start worker thread {} of {}: {}", started + 1, workers_,
-                            e.code().message()));
+                            system ? system->code().message() : std::string(e.what())));
   }
 }
 

@@ -139,7 +139,7 @@ namespace {
 uint64_t regular_file_size(const std::filesystem::path& path) {
   std::error_code ec;
   const std::filesystem::file_status st = std::filesystem::status(path, ec);
-  if (ec) throw Error("cannot open the file: " + ec.message(), std::nullopt, path.string());
+  if (ec) throw Error("cannot open the file", std::nullopt, path.string());
   if (std::filesystem::is_directory(st)) {
     throw Error("is a folder, not a file", std::nullopt, path.string());
   }

@@ -341,7 +341,7 @@ TEST(FuzzFindings, AsheronsCallWholePlayIsBudgeted) {
   EXPECT_EQ(ac_ticks_error({walk, {{"dt", 0.1}, {"repeat", 48}}, {{"dt", 0.1}}}), what + over(51, 50));
   // One tick of 100 motions under a limit of 50: refused before it runs.
   const Json many = {{"dt", 0.1}, {"do", std::vector<Json>(100, Json{{"motion", "WalkForward"}})}};
-  EXPECT_EQ(ac_ticks_error({many}), what + over(101, 50));
+  EXPECT_EQ(ac_ticks_error(Json::array({many})), what + over(101, 50));
 }
 
 // fuzz_asherons_call_play's time-out (campaign, issue 19): 4 ticks of dt 309,803.9 s, each sliced

@@ -323,9 +323,15 @@ int play_scenario(const Json& scenario, const std::filesystem::path& base, bool 
                                     ? std::max<int64_t>(1, repeat->get<int64_t>())
                                     : 1,
                                 slices));
+    // Each motion a tick applies ("do", "wire") is work of its own (issue 30: one tick of
+    // 100,000 motions ran 10 s).
+    for (const char* inputs : {"do", "wire"}) {
+      if (t.contains(inputs) && t[inputs].is_array())
+        ticks_asked = add_play_steps(ticks_asked, t[inputs].size());
+    }
   }
   check_play_steps(play_steps(ticks_asked, play_steps_per_update(1, 0)),
-                   "scenario: \"ticks\" (repeats and 1 s slices of dt)");
+                   "scenario: \"ticks\" (repeats, 1 s slices of dt, and motions)");
   uint64_t k = 0;
   std::vector<InputRecord> inputs;
   for (const Json& t : ticks) {

@@ -5,6 +5,10 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <new>
+
+#include "animkit/core/limits.h"
+#include "animkit/core/memory_limit.h"
 
 namespace animkit {
 
@@ -58,35 +62,51 @@ const Format* Registry::by_extension(const std::filesystem::path& path) const {
 
 std::unique_ptr<Document> Registry::open(const std::filesystem::path& path,
                                          const Options& options, const Format** used) const {
-  // A format that maps the file itself gets the head only (Format::maps_file).
-  if (const Format* m = mapping_format(path, options)) {
-    if (used) *used = m;
-    const std::vector<uint8_t> head = read_head(path, 64 * 1024);
+  auto open_it = [&]() -> std::unique_ptr<Document> {
+    // A format that maps the file itself gets the head only (Format::maps_file).
+    if (const Format* m = mapping_format(path, options)) {
+      if (used) *used = m;
+      const std::vector<uint8_t> head = read_head(path, 64 * 1024);
+      try {
+        return m->open(path, head, options);
+      } catch (const Error& e) {
+        throw e.with_file(path.string());
+      }
+    }
+    const std::vector<uint8_t> bytes = read_file(path);
+    const Format* f = nullptr;
+    if (auto it = options.find("format"); it != options.end() && !it->second.empty()) {
+      f = format(it->second);
+      if (!f) throw Error(fmt::format("unknown format '{}'", it->second), std::nullopt, path.string());
+    } else {
+      f = detect(path, bytes);
+      if (!f) f = by_extension(path);
+      if (!f) {
+        throw Error("not a format animkit recognises (force one with --format NAME; "
+                    "`animkit info --formats` lists them)",
+                    std::nullopt, path.string());
+      }
+    }
+    if (used) *used = f;
     try {
-      return m->open(path, head, options);
+      return f->open(path, bytes, options);
     } catch (const Error& e) {
       throw e.with_file(path.string());
     }
-  }
-  const std::vector<uint8_t> bytes = read_file(path);
-  const Format* f = nullptr;
-  if (auto it = options.find("format"); it != options.end() && !it->second.empty()) {
-    f = format(it->second);
-    if (!f) throw Error(fmt::format("unknown format '{}'", it->second), std::nullopt, path.string());
-  } else {
-    f = detect(path, bytes);
-    if (!f) f = by_extension(path);
-    if (!f) {
-      throw Error("not a format animkit recognises (force one with --format NAME; "
-                  "`animkit info --formats` lists them)",
-                  std::nullopt, path.string());
-    }
-  }
-  if (used) *used = f;
+  };
+  // What a library throws leaves as one animkit::Error naming the file (issue 30), never as the
+  // library's own message.
+  const std::string file = path.string();
   try {
-    return f->open(path, bytes, options);
-  } catch (const Error& e) {
-    throw e.with_file(path.string());
+    return open_it();
+  } catch (const MemoryLimitExceeded& e) {
+    throw Error(e.what(), std::nullopt, file);
+  } catch (const std::bad_alloc&) {
+    throw Error("out of memory reading it", std::nullopt, file);
+  } catch (const std::filesystem::filesystem_error& e) {
+    throw Error(e.code().message(), std::nullopt, file);
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(std::string("invalid JSON: ") + e.what(), std::nullopt, file);
   }
 }
 
@@ -114,19 +134,28 @@ const Format* Registry::mapping_format(const std::filesystem::path& path,
 
 namespace {
 
-// A folder opens as a stream on Linux and fails on the first read with a message naming no
-// file (issue 31): refused here, by name.
-void refuse_folder(const std::filesystem::path& path) {
+// Refuses what is not a regular file before opening it (issue 30): a folder, a device (reading
+// /dev/zero never ends), a FIFO (opening one waits for a writer), a socket. Returns its size.
+uint64_t regular_file_size(const std::filesystem::path& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
+  const std::filesystem::file_status st = std::filesystem::status(path, ec);
+  if (ec) throw Error("cannot open the file", std::nullopt, path.string());
+  if (std::filesystem::is_directory(st)) {
     throw Error("is a folder, not a file", std::nullopt, path.string());
   }
+  if (!std::filesystem::is_regular_file(st)) {
+    throw Error("not a regular file (a device, FIFO or socket); animkit reads files",
+                std::nullopt, path.string());
+  }
+  const uint64_t size = std::filesystem::file_size(path, ec);
+  if (ec) throw Error("cannot read the file: " + ec.message(), std::nullopt, path.string());
+  return size;
 }
 
 }  // namespace
 
 std::vector<uint8_t> read_head(const std::filesystem::path& path, size_t n) {
-  refuse_folder(path);
+  regular_file_size(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error("cannot open the file", std::nullopt, path.string());
   std::vector<uint8_t> bytes(n);
@@ -137,11 +166,20 @@ std::vector<uint8_t> read_head(const std::filesystem::path& path, size_t n) {
 }
 
 std::vector<uint8_t> read_file(const std::filesystem::path& path) {
-  refuse_folder(path);
+  // The size is known and checked against --max-memory before a byte is read (issue 30); the
+  // read stops at that size even if the file grows meanwhile.
+  const uint64_t size = regular_file_size(path);
+  try {
+    check_memory(size, "the file");
+  } catch (const Error& e) {
+    throw e.with_file(path.string());
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error("cannot open the file", std::nullopt, path.string());
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<uint8_t> bytes(static_cast<size_t>(size));
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size));
   if (in.bad()) throw Error("cannot read the file", std::nullopt, path.string());
+  bytes.resize(static_cast<size_t>(in.gcount()));
   return bytes;
 }
 

@@ -1,11 +1,16 @@
 #include "animkit/shadow_of_war/worker_pool.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <atomic>
 #include <exception>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
+
+#include "animkit/core/error.h"
 
 namespace animkit::shadow_of_war {
 
@@ -87,16 +92,29 @@ struct AnimJobThreadSystem::Impl {
 
 AnimJobThreadSystem::AnimJobThreadSystem(int workers)
     : workers_(workers < 0 ? 0 : workers), impl_(std::make_unique<Impl>()) {
-  for (int i = 0; i < workers_; ++i)
-    impl_->threads.emplace_back([this, i] { impl_->worker(static_cast<size_t>(i) + 1); });
+  try {
+    for (int i = 0; i < workers_; ++i)
+      impl_->threads.emplace_back([this, i] { impl_->worker(static_cast<size_t>(i) + 1); });
+  } catch (const std::exception& e) {  // std::system_error, or std::bad_alloc for its state
+    // Issue 30: the threads already started are stopped and joined (a joinable std::thread
+    // destroyed would call std::terminate), and the failure is an error.
+    const size_t started = impl_->threads.size();
+    stop_threads();
+    const auto* system = dynamic_cast<const std::system_error*>(&e);
+    throw Error(fmt::format("cannot start worker thread {} of {}: {}", started + 1, workers_,
+                            system ? system->code().message() : std::string(e.what())));
+  }
 }
 
-AnimJobThreadSystem::~AnimJobThreadSystem() {
+void AnimJobThreadSystem::stop_threads() {
   impl_->stop = true;
   impl_->generation.fetch_add(1, std::memory_order_release);
   impl_->generation.notify_all();
   for (std::thread& t : impl_->threads) t.join();
+  impl_->threads.clear();
 }
+
+AnimJobThreadSystem::~AnimJobThreadSystem() { stop_threads(); }
 
 void AnimJobThreadSystem::begin(size_t count, const Job& job, const Ahead* ahead) {
   Impl& p = *impl_;

@@ -43,6 +43,7 @@ class AnimJobThreadSystem {
   void run(size_t count, const Job& job);
 
  private:
+  void stop_threads();  // wakes, stops and joins every worker started
   int workers_;
   struct Impl;
   std::unique_ptr<Impl> impl_;

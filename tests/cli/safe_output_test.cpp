@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "animkit/core/json_util.h"
 #include "animkit/core/registry.h"
@@ -29,8 +30,8 @@ std::set<std::string> files_below(const fs::path& root) {
 
 TEST_F(SafeOutput, WarriorsExtractKeepsHostileClipNamesInsideTheFolder) {
   std::vector<warriors::Resource> resources;
-  for (const std::string name :
-       {"x/../../../esc", "..", "/abs", std::string("a\x01" "b"), "walk", "walk", ".hidden"}) {
+  for (const std::string& name : std::vector<std::string>{"x/../../../esc", "..", "/abs", "a\x01" "b",
+                                                         "walk", "walk", ".hidden"}) {
     warriors::ClipBuilder b;
     b.name = name;
     b.frames = 2;
@@ -46,8 +47,9 @@ TEST_F(SafeOutput, WarriorsExtractKeepsHostileClipNamesInsideTheFolder) {
       Run("warriors extract " + P("a/b/hostile.pak") + " -o " + P("a/b/out") + " --json");
   ASSERT_EQ(r.code, 0) << r.err;
   std::set<std::string> written;
-  for (const Json& n : Json::parse(r.out)["written"]) written.insert(n.get<std::string>());
-  const std::set<std::string> want{"000-x_.._.._.._esc.anm", "001-__.anm", "002-_abs.anm",
+  const Json report = Json::parse(r.out);
+  for (const Json& n : report["written"]) written.insert(n.get<std::string>());
+  const std::set<std::string> want{"000-x_.._.._.._esc.anm", "001-...anm", "002-_abs.anm",
                                    "003-a_x01b.anm", "004-walk.anm", "005-walk.anm",
                                    "006-.hidden.anm"};
   EXPECT_EQ(written, want);
@@ -55,7 +57,7 @@ TEST_F(SafeOutput, WarriorsExtractKeepsHostileClipNamesInsideTheFolder) {
   // Nothing outside: the fixture holds only the pack, the folder and the shell's out/err.
   EXPECT_EQ(files_below(dir_), (std::set<std::string>{"a/b/hostile.pak", "out", "err",
                                                       "a/b/out/000-x_.._.._.._esc.anm",
-                                                      "a/b/out/001-__.anm", "a/b/out/002-_abs.anm",
+                                                      "a/b/out/001-...anm", "a/b/out/002-_abs.anm",
                                                       "a/b/out/003-a_x01b.anm", "a/b/out/004-walk.anm",
                                                       "a/b/out/005-walk.anm",
                                                       "a/b/out/006-.hidden.anm"}));
@@ -69,10 +71,10 @@ TEST_F(SafeOutput, WarriorsExtractRefusesToWriteThroughASymlink) {
   Writer w;
   warriors::write_resource(w, warriors::make_anm_resource(b.build()));
   write_file(dir_ / "walk.anm", w.bytes());
-  fs::create_directories(dir_ / "out");
+  fs::create_directories(dir_ / "dest");
   write_text(dir_ / "victim.txt", "keep");
-  fs::create_symlink(dir_ / "victim.txt", dir_ / "out" / "000-walk.anm");
-  const test::CliResult r = Run("warriors extract " + P("walk.anm") + " -o " + P("out"));
+  fs::create_symlink(dir_ / "victim.txt", dir_ / "dest" / "000-walk.anm");
+  const test::CliResult r = Run("warriors extract " + P("walk.anm") + " -o " + P("dest"));
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("error: "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("symlink"), std::string::npos) << r.err;

@@ -254,9 +254,9 @@ TEST(FuzzFindings, AsheronsCallHugeDtIsBudgeted) {
   EXPECT_EQ(ac_error(0.5), "");
   EXPECT_EQ(ac_error(1000), "");  // a thousand one-second slices
   // Refused before it runs by the whole play's budget (the per-update one stops it otherwise).
-  EXPECT_EQ(ac_error(1e300), "scenario: \"ticks\" (repeats and 1 s slices of dt): " +
+  EXPECT_EQ(ac_error(1e300), "scenario: \"ticks\" (repeats, 1 s slices of dt, and motions): " +
                                  fmt::format("{} steps in one play exceed the limit of 10000 steps "
-                                             "(--max-steps)", UINT64_MAX / 2 + 1));
+                                             "(--max-steps)", UINT64_MAX / 2 + 2));
   set_limits(saved);
 }
 
@@ -301,15 +301,19 @@ std::string mh_error(monster_hunter::Game game, const Json& steps) {
 
 TEST(FuzzFindings, MonsterHunterWholePlayIsBudgeted) {
   using monster_hunter::Game;
-  const std::string what = "scenario: the steps' \"advance\" frames: ";
+  // Each step counts as one traced frame besides its "advance" frames (issue 30).
+  const std::string what = "scenario: the steps and their \"advance\" frames: ";
   EXPECT_EQ(mh_error(Game::kMhfu, {{{"play", 1}}, {{"advance", 2000000000}}}),
-            what + over(12000000000, 1000000));
+            what + over(12000000012, 1000000));  // (2 steps + 2e9 frames) x 6
   const StepLimit limit(600);
-  EXPECT_EQ(mh_error(Game::kMhfu, {{{"play", 1}}, {{"advance", 60}}, {{"advance", 40}}}), "");
-  EXPECT_EQ(mh_error(Game::kMhfu, {{{"play", 1}}, {{"advance", 60}}, {{"advance", 41}}}),
-            what + over(606, 600));
-  EXPECT_EQ(mh_error(Game::kMhp3rd, {{{"play", 0}}, {{"advance", 300}}}), "");
-  EXPECT_EQ(mh_error(Game::kMhp3rd, {{{"play", 0}}, {{"advance", 301}}}), what + over(602, 600));
+  EXPECT_EQ(mh_error(Game::kMhfu, {{{"play", 1}}, {{"advance", 60}}, {{"advance", 37}}}), "");
+  EXPECT_EQ(mh_error(Game::kMhfu, {{{"play", 1}}, {{"advance", 60}}, {{"advance", 38}}}),
+            what + over(606, 600));  // (3 + 98) x 6
+  EXPECT_EQ(mh_error(Game::kMhp3rd, {{{"play", 0}}, {{"advance", 298}}}), "");
+  EXPECT_EQ(mh_error(Game::kMhp3rd, {{{"play", 0}}, {{"advance", 299}}}), what + over(602, 600));
+  // 300,000 "play" steps that advance nothing are work too.
+  EXPECT_EQ(mh_error(Game::kMhp3rd, Json(std::vector<Json>(300000, Json{{"play", 0}}))),
+            what + over(600000, 600));
 }
 
 // Asheron's Call: one object, a step a tick, each repeat a tick.
@@ -328,12 +332,16 @@ std::string ac_ticks_error(const Json& ticks) {
 }
 
 TEST(FuzzFindings, AsheronsCallWholePlayIsBudgeted) {
-  const std::string what = "scenario: \"ticks\" (repeats and 1 s slices of dt): ";
+  // A tick's motions ("do", "wire") count one step each besides the tick (issue 30).
+  const std::string what = "scenario: \"ticks\" (repeats, 1 s slices of dt, and motions): ";
   const Json walk = {{"dt", 0.1}, {"do", {{{"motion", "WalkForward"}}}}};
-  EXPECT_EQ(ac_ticks_error({walk, {{"dt", 0.1}, {"repeat", 1000000}}}), what + over(1000001, 1000000));
+  EXPECT_EQ(ac_ticks_error({walk, {{"dt", 0.1}, {"repeat", 1000000}}}), what + over(1000002, 1000000));
   const StepLimit limit(50);
-  EXPECT_EQ(ac_ticks_error({walk, {{"dt", 0.1}, {"repeat", 49}}}), "");
-  EXPECT_EQ(ac_ticks_error({walk, {{"dt", 0.1}, {"repeat", 49}}, {{"dt", 0.1}}}), what + over(51, 50));
+  EXPECT_EQ(ac_ticks_error({walk, {{"dt", 0.1}, {"repeat", 48}}}), "");
+  EXPECT_EQ(ac_ticks_error({walk, {{"dt", 0.1}, {"repeat", 48}}, {{"dt", 0.1}}}), what + over(51, 50));
+  // One tick of 100 motions under a limit of 50: refused before it runs.
+  const Json many = {{"dt", 0.1}, {"do", std::vector<Json>(100, Json{{"motion", "WalkForward"}})}};
+  EXPECT_EQ(ac_ticks_error(Json::array({many})), what + over(101, 50));
 }
 
 // fuzz_asherons_call_play's time-out (campaign, issue 19): 4 ticks of dt 309,803.9 s, each sliced
@@ -342,11 +350,12 @@ TEST(FuzzFindings, AsheronsCallLongTicksAreBudgetedOverThePlay) {
   const Json walk = {{"dt", 0.0472}, {"do", {{{"motion", "WalkForward"}}}}};
   const Json tick = {{"dt", 309803.92156862747}, {"do", {{{"motion", "WalkForward"}}}}};
   EXPECT_EQ(ac_ticks_error({walk, tick, tick, tick, tick}),
-            "scenario: \"ticks\" (repeats and 1 s slices of dt): " + over(1239213, 1000000));
-  const StepLimit limit(21);
-  EXPECT_EQ(ac_ticks_error({walk, {{"dt", 10.5}, {"repeat", 2}}}), "");  // 1 + 2 x 10
+            "scenario: \"ticks\" (repeats, 1 s slices of dt, and motions): " +
+                over(1239218, 1000000));  // and the 5 motions (issue 30)
+  const StepLimit limit(22);
+  EXPECT_EQ(ac_ticks_error({walk, {{"dt", 10.5}, {"repeat", 2}}}), "");  // 1 + 1 + 2 x 10
   EXPECT_EQ(ac_ticks_error({walk, {{"dt", 10.5}, {"repeat", 2}}, {{"dt", 1.5}}}),
-            "scenario: \"ticks\" (repeats and 1 s slices of dt): " + over(22, 21));
+            "scenario: \"ticks\" (repeats, 1 s slices of dt, and motions): " + over(23, 22));
 }
 
 // Shadow of War: fuzz_shadow_of_war_play's time-out (13 s under the sanitizers): 65,537

@@ -41,6 +41,9 @@ std::vector<std::unique_ptr<Document>> open_documents(Cli& cli, const std::vecto
 Animated merge_neutral(const std::vector<std::unique_ptr<Document>>& documents,
                        const std::vector<std::string>& files = {});
 
+// The most --threads a verb accepts: 4 x the hardware threads, at most 256 (issue 30).
+int max_threads();
+
 // The shared verbs.
 void add_info_verb(CLI::App& app, Cli& cli);
 void add_dump_verb(CLI::App& app, Cli& cli);

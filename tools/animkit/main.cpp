@@ -2,9 +2,14 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <filesystem>
+#include <new>
+#include <system_error>
 
 #include "animkit/core/limits.h"
+#include "animkit/core/memory_limit.h"
 #include "cli.h"
+#include "memory_budget.h"
 
 int main(int argc, char** argv) {
   using namespace animkit::cli;
@@ -17,13 +22,17 @@ int main(int argc, char** argv) {
   // The budgets of animkit/core/limits.h, before or after the verb (issue 19).
   animkit::Limits limits;
   app.add_option("--max-memory", limits.max_memory,
-                 "bytes one document or player may allocate (default 1 GiB)")
+                 "bytes a run may read from one file, inflate from one archive entry, and hold "
+                 "(plus 32 MiB for the program; default 1 GiB)")
       ->check(CLI::Range(uint64_t{1}, UINT64_MAX));
   app.add_option("--max-steps", limits.max_steps,
                  "loop steps one update, and steps one whole play, may take (default 1,000,000)")
       ->check(CLI::Range(uint64_t{1}, UINT64_MAX));
   app.fallthrough();
-  app.parse_complete_callback([&] { animkit::set_limits(limits); });
+  app.parse_complete_callback([&] {
+    animkit::set_limits(limits);
+    arm_memory_budget(limits.max_memory);  // the whole run's heap (issue 30)
+  });
   add_info_verb(app, cli);
   add_dump_verb(app, cli);
   add_validate_verb(app, cli);
@@ -51,6 +60,21 @@ int main(int argc, char** argv) {
     return 2;  // bad usage (DESIGN.md, "The command line")
   } catch (const animkit::Error& e) {
     std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  } catch (const animkit::MemoryLimitExceeded& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::bad_alloc&) {  // issue 30: one line, never the library's message
+    std::cerr << "error: out of memory (--max-memory bounds what one run may hold)\n";
+    return 1;
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::cerr << fmt::format("error: {}: {}\n", e.path1().string(), e.code().message());
+    return 1;
+  } catch (const std::system_error& e) {  // e.g. a thread the system would not start
+    std::cerr << fmt::format("error: {}\n", e.code().message());
+    return 1;
+  } catch (const nlohmann::json::exception& e) {
+    std::cerr << fmt::format("error: JSON: {}\n", e.what());
     return 1;
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";

@@ -2,9 +2,17 @@
 // per-update trace (JSON Lines with --json). The scenario's "engine" picks the player.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <thread>
+
 #include "cli.h"
 
 namespace animkit::cli {
+
+int max_threads() {
+  const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<int>(std::min(4u * hardware, 256u));
+}
 
 void add_play_verb(CLI::App& app, Cli& cli) {
   auto* verb = app.add_subcommand("play", "run an engine player over a scenario");
@@ -12,7 +20,13 @@ void add_play_verb(CLI::App& app, Cli& cli) {
   static PlayOptions options;
   verb->add_option("scenario", scenario_path, "SCENARIO.json")->required();
   verb->add_flag("--json", options.json, "one JSON line per update");
-  verb->add_option("--threads", options.threads, "worker threads (engines that use them)");
+  // Issue 30: a documented cap, so `--threads 100000` is a usage error, not 100,000 threads.
+  const int cap = max_threads();
+  verb->add_option("--threads", options.threads,
+                   fmt::format("worker threads (engines that use them); 0 .. {} (4 x the "
+                               "hardware threads, at most 256)",
+                               cap))
+      ->check(CLI::Range(0, cap));
   verb->add_flag("--pose", options.pose, "each update's pose in the trace (engines that trace one)");
   verb->add_flag("--force", options.force, "play clips that have error findings");
   verb->callback([&cli] {

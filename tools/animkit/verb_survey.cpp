@@ -1,23 +1,71 @@
 // `animkit survey DIR`: opens every file under DIR that a registered format recognises; prints
 // counts per format and every failure (a progress bar on stderr when it is a terminal).
-// Files are opened in parallel on oneTBB's pool. Exit 1 when any recognised file fails to open.
+// Files are opened in parallel on oneTBB's pool. Exit 1 when any recognised file fails to open,
+// or any entry cannot be looked at (unreadable, a symlink loop); the report is always printed.
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <mutex>
+#include <new>
 
+#include "animkit/core/text.h"
 #include "cli.h"
 
 namespace animkit::cli {
 
 namespace {
 
-std::vector<uint8_t> read_head(const std::filesystem::path& path, size_t n) {
+namespace fs = std::filesystem;
+
+struct Entry {
+  fs::path path;
+  std::string error;  // why the walk could not look at it (then it is not opened)
+};
+
+// Every file below `root`, in name order, walked by hand so that one bad entry costs one failure,
+// not the run (issue 30): a folder that cannot be listed, a symlink that loops or dangles. A
+// symlink to a file is followed; a symlink to a folder is not (no cycles, no leaving the tree).
+std::vector<Entry> walk(const fs::path& root) {
+  std::vector<Entry> found;
+  std::vector<fs::path> folders{root};
+  while (!folders.empty()) {
+    const fs::path folder = folders.back();
+    folders.pop_back();
+    std::error_code ec;
+    fs::directory_iterator it(folder, ec), end;
+    for (; !ec && it != end; it.increment(ec)) {
+      const fs::path p = it->path();
+      std::error_code ec2;
+      const fs::file_status own = it->symlink_status(ec2);
+      if (!ec2 && fs::is_directory(own)) {
+        folders.push_back(p);
+        continue;
+      }
+      const fs::file_status target = fs::status(p, ec2);
+      if (ec2) {
+        found.push_back({p, ec2.message()});
+      } else if (fs::is_regular_file(target)) {
+        found.push_back({p, {}});
+      }  // a symlink to a folder, a device, a FIFO, a socket: not a file to survey
+    }
+    if (ec) found.push_back({folder, "cannot list the folder: " + ec.message()});
+  }
+  std::sort(found.begin(), found.end(), [](const Entry& a, const Entry& b) { return a.path < b.path; });
+  return found;
+}
+
+// A file's head; throws when the file cannot be opened (unreadable: a failure of its own).
+std::vector<uint8_t> read_head(const fs::path& path, size_t n) {
   std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(fmt::format("cannot open the file: {}", std::strerror(errno)), std::nullopt,
+                       path.string());
   std::vector<uint8_t> head(n);
   in.read(reinterpret_cast<char*>(head.data()), static_cast<std::streamsize>(n));
   head.resize(static_cast<size_t>(in.gcount()));
@@ -42,66 +90,71 @@ void add_survey_verb(CLI::App& app, Cli& cli) {
   verb->add_flag("--json", cli.json, "one JSON document");
   add_engine_options(*verb, cli, options);
   verb->callback([&cli] {
-    std::vector<std::filesystem::path> paths;
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
-      if (entry.is_regular_file()) paths.push_back(entry.path());
-    }
-    std::sort(paths.begin(), paths.end());
+    const std::vector<Entry> entries = walk(dir);
     const bool bar = isatty(STDERR_FILENO) && !cli.json;
     // Files are opened in parallel (oneTBB); each result lands in its own slot, so the report
-    // is in path order whatever the thread count.
+    // is in path order whatever the thread count. Nothing a file does leaves its slot: any
+    // exception becomes that file's failure and the report is always printed (issue 30).
     struct Outcome {
       const Format* format = nullptr;
       std::string error;
     };
-    std::vector<Outcome> outcomes(paths.size());
+    std::vector<Outcome> outcomes(entries.size());
     std::atomic<size_t> done{0};
     std::mutex bar_mutex;
-    tbb::parallel_for(size_t{0}, paths.size(), [&](size_t i) {
+    tbb::parallel_for(size_t{0}, entries.size(), [&](size_t i) {
       Outcome& o = outcomes[i];
-      const std::vector<uint8_t> head = read_head(paths[i], 64 * 1024);
-      o.format = cli.registry.detect(paths[i], head);
-      if (o.format) {
-        Options forced = options;
-        forced["format"] = o.format->name;
-        try {
-          cli.registry.open(paths[i], forced);
-        } catch (const std::exception& e) {
-          o.error = e.what();
+      const fs::path& path = entries[i].path;
+      o.error = entries[i].error;
+      try {
+        if (o.error.empty()) {
+          const std::vector<uint8_t> head = read_head(path, 64 * 1024);
+          o.format = cli.registry.detect(path, head);
+          if (o.format) {
+            Options forced = options;
+            forced["format"] = o.format->name;
+            cli.registry.open(path, forced);
+          }
         }
+      } catch (const std::bad_alloc&) {
+        o.error = "out of memory";
+      } catch (const std::exception& e) {
+        o.error = e.what();
+      } catch (...) {
+        o.error = "unknown failure";
       }
       const size_t n = ++done;
       if (bar) {
         std::unique_lock<std::mutex> lock(bar_mutex, std::try_to_lock);  // skip a redraw if busy
-        if (lock) progress(n, paths.size());
+        if (lock) progress(n, entries.size());
       }
     });
     std::map<std::string, int> kinds;
     Json failures = Json::array();
     size_t recognised = 0;
-    for (size_t i = 0; i < paths.size(); ++i) {
+    for (size_t i = 0; i < entries.size(); ++i) {
       const Outcome& o = outcomes[i];
-      if (!o.format) continue;
-      ++recognised;
+      if (o.format) ++recognised;
       if (o.error.empty()) {
-        ++kinds[o.format->name];
-      } else {
-        Json f;  // a file name may hold any byte: the core rule (issue 31)
-        put_text(f, "file", paths[i].string());
-        f["format"] = o.format->name;
-        put_text(f, "error", o.error);
-        failures.push_back(std::move(f));
+        if (o.format) ++kinds[o.format->name];
+        continue;
       }
+      Json f;  // a file name may hold any byte: the core rule (issue 31)
+      put_text(f, "file", entries[i].path.string());
+      f["format"] = o.format ? o.format->name : "";
+      put_text(f, "error", o.error);
+      failures.push_back(std::move(f));
     }
     if (bar) {
-      progress(paths.size(), paths.size());
+      progress(entries.size(), entries.size());
       std::cerr << "\n";
     }
     if (cli.json) {
-      cli.out << dump_json(Json{{"files", paths.size()}, {"recognised", recognised}, {"kinds", kinds},
-                                {"failures", failures}}) << "\n";
+      cli.out << dump_json(Json{{"files", entries.size()}, {"recognised", recognised},
+                                {"kinds", kinds}, {"failures", failures}})
+              << "\n";
     } else {
-      cli.out << fmt::format("{} files, {} recognised, {} failed\n", paths.size(), recognised,
+      cli.out << fmt::format("{} files, {} recognised, {} failed\n", entries.size(), recognised,
                              failures.size());
       for (const auto& [k, n] : kinds) cli.out << fmt::format("  {:<24} {}\n", k, n);
       for (const Json& f : failures) cli.out << "error: " << f["error"].get<std::string>() << "\n";

@@ -140,20 +140,45 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
   write_file(path, {reinterpret_cast<const uint8_t*>(text.data()), text.size()});
 }
 
+namespace {
+// The nesting depth of a JSON text, counted in one pass outside strings (a malformed text is
+// left to the parser's own message).
+int max_depth(std::string_view text, int limit) {
+  int depth = 0, deepest = 0;
+  bool in_string = false, escaped = false;
+  for (const char c : text) {
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+      if (deepest > limit) break;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return deepest;
+}
+}  // namespace
+
 Json parse_json(std::string_view text, const std::string& file) {
   // Copying, dumping and walking a value recurse once per level: nesting is bounded (issue 19: a
-  // scenario of 40,000 nested tasks overflowed the stack).
+  // scenario of 40,000 nested tasks overflowed the stack). The depth is counted before parsing:
+  // nlohmann's callback parser, which could count it, scans the enclosing array at the end of
+  // every object it reads, quadratic in an array of objects (issue 29: 10^6 events took 100 s).
   constexpr int kMaxDepth = 512;
-  auto depth = [&](int level, nlohmann::json::parse_event_t event, Json&) {
-    if (level >= kMaxDepth && (event == nlohmann::json::parse_event_t::object_start ||
-                               event == nlohmann::json::parse_event_t::array_start)) {
-      throw Error(fmt::format("invalid JSON: nested deeper than {} levels", kMaxDepth),
-                  std::nullopt, file);
-    }
-    return true;
-  };
+  if (max_depth(text, kMaxDepth) > kMaxDepth)
+    throw Error(fmt::format("invalid JSON: nested deeper than {} levels", kMaxDepth),
+                std::nullopt, file);
   try {
-    return Json::parse(text.begin(), text.end(), depth);
+    return Json::parse(text.begin(), text.end());
   } catch (const nlohmann::json::parse_error& e) {
     // nlohmann's byte position is 1-based and counts the byte it stopped at.
     const uint64_t at = e.byte > 0 ? e.byte - 1 : 0;

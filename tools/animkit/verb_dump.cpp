@@ -11,8 +11,10 @@ void add_dump_verb(CLI::App& app, Cli& cli) {
   verb->add_flag("--json", cli.json, "one JSON document");
   add_engine_options(*verb, cli, options);
   verb->callback([&cli] {
+    const auto documents = open_documents(cli, files, options);
+    if (documents.size() == 1 && documents[0]->print_dump(cli.out, cli.json)) return;
     Json results = Json::array();
-    for (const auto& doc : open_documents(cli, files, options)) results.push_back(doc->dump());
+    for (const auto& doc : documents) results.push_back(doc->dump());
     Json out = results.size() == 1 ? results[0] : results;
     cli.out << (cli.json ? out.dump(1) + "\n" : to_text(out));
   });

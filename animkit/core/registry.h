@@ -65,6 +65,9 @@ class Document {
   virtual Json info() const = 0;
   // Every decoded field, by the spec's names (for `dump`).
   virtual Json dump() const = 0;
+  // Prints dump() as `dump` does (Json::dump(1) with --json, else to_text) piece by piece, for
+  // documents too large to hold as one Json; false when the document has no such printer.
+  virtual bool print_dump(std::ostream& /*out*/, bool /*json*/) const { return false; }
   // The engine's rules for this file (for `validate`); empty when all pass.
   virtual std::vector<Finding> validate() const { return {}; }
   // The summary line `validate` prints after the findings; empty for the default

@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
+#include <unordered_map>
 
+#include "animkit/core/limits.h"
 #include "animkit/core/writer.h"
 #include "animkit/shadow_of_war/text.h"
 
@@ -45,16 +48,24 @@ uint32_t Blockset::body_offset() const {
                                align_pad.size() + 4 + 12 + 4 * lith.times.size() + 4);
 }
 
-const Record* AnimChunk::record_at(uint32_t offset) const {
-  for (const Record& r : records)
-    if (r.offset == offset) return &r;
+namespace {
+// The item at `offset`: a binary search, since parse_anix keeps records and blocksets by offset
+// (a look-up per directory entry stays linear in clips); a scan when an edited list is not.
+template <class T>
+const T* at_offset(const std::vector<T>& items, uint32_t offset) {
+  auto it = std::lower_bound(items.begin(), items.end(), offset,
+                             [](const T& item, uint32_t o) { return item.offset < o; });
+  if (it != items.end() && it->offset == offset) return &*it;
+  for (const T& item : items)
+    if (item.offset == offset) return &item;
   return nullptr;
 }
+}  // namespace
+
+const Record* AnimChunk::record_at(uint32_t offset) const { return at_offset(records, offset); }
 
 const Blockset* BlockChunk::blockset_at(uint32_t offset) const {
-  for (const Blockset& b : blocksets)
-    if (b.offset == offset) return &b;
-  return nullptr;
+  return at_offset(blocksets, offset);
 }
 
 std::vector<std::pair<uint32_t, uint32_t>> AnixFile::tracks() const {
@@ -355,7 +366,10 @@ void parse_anim_chunk(const Reader& chunk, AnimChunk& a, uint32_t block_size) {
 
 void parse_block_chunk(const Reader& chunk, const AnimChunk& anim, BlockChunk& bc) {
   std::vector<Span> spans;
-  std::vector<std::pair<uint32_t, uint32_t>> seen;  // offset, size
+  // Each blockset read so far by offset: its size and index. Look-ups and the overlap test are
+  // logarithmic, so a file of 10^5 blocksets reads in linear-logarithmic time.
+  std::unordered_map<uint32_t, std::pair<uint32_t, size_t>> seen;
+  std::map<uint32_t, size_t> by_start;  // start -> index in `spans`
   for (const Record& rec : anim.records) {
     for (const BlocksetEntry& e : rec.blockset_table) {
       if (e.offset > chunk.size() || e.size > chunk.size() - e.offset) {
@@ -364,35 +378,40 @@ void parse_block_chunk(const Reader& chunk, const AnimChunk& anim, BlockChunk& b
                                 printable(rec.name()), e.size, e.offset, chunk.size()),
                     chunk.base() + std::min<uint64_t>(e.offset, chunk.size()));
       }
-      auto it =
-          std::find_if(seen.begin(), seen.end(), [&](auto& p) { return p.first == e.offset; });
+      auto it = seen.find(e.offset);
       if (it != seen.end()) {
-        if (it->second != e.size) {
+        if (it->second.first != e.size) {
           chunk.fail_at(e.offset, fmt::format("blockset at {:#x} is listed with sizes {:#x} and "
                                               "{:#x}",
-                                              e.offset, it->second, e.size));
+                                              e.offset, it->second.first, e.size));
         }
-        const Blockset* b = bc.blockset_at(e.offset);
-        if (b->group_offsets.size() != rec.codecs.size()) {
+        const Blockset& b = bc.blocksets[it->second.second];
+        if (b.group_offsets.size() != rec.codecs.size()) {
           chunk.fail_at(e.offset,
                         fmt::format("blockset at {:#x} is shared by records with {} and "
                                     "{} groups",
-                                    e.offset, b->group_offsets.size(), rec.codecs.size()));
+                                    e.offset, b.group_offsets.size(), rec.codecs.size()));
         }
         continue;
       }
-      // Two blocksets may share bytes only by being the same blockset (README, Choices 5).
-      for (const Span& other : spans) {
-        if (e.offset < other.end && other.start < e.offset + e.size) {
-          chunk.fail_at(e.offset, fmt::format("blockset at {:#x} ({:#x} bytes) of clip '{}' "
-                                              "overlaps {} (which ends at {:#x})",
-                                              e.offset, e.size, printable(rec.name()),
-                                              other.what, chunk.base() + other.end));
-        }
+      // Two blocksets may share bytes only by being the same blockset (README, Choices 5): the
+      // neighbours by start are the only ones that can overlap it.
+      const uint64_t end = uint64_t{e.offset} + e.size;
+      auto next = by_start.lower_bound(e.offset);
+      const Span* other = nullptr;
+      if (next != by_start.end() && spans[next->second].start < end) other = &spans[next->second];
+      if (next != by_start.begin() && spans[std::prev(next)->second].end > e.offset)
+        other = &spans[std::prev(next)->second];
+      if (other) {
+        chunk.fail_at(e.offset, fmt::format("blockset at {:#x} ({:#x} bytes) of clip '{}' "
+                                            "overlaps {} (which ends at {:#x})",
+                                            e.offset, e.size, printable(rec.name()), other->what,
+                                            chunk.base() + other->end));
       }
-      seen.emplace_back(e.offset, e.size);
+      seen.emplace(e.offset, std::pair{e.size, bc.blocksets.size()});
       bc.blocksets.push_back(
           parse_blockset(chunk.sub(e.offset, e.size), e.offset, rec.codecs.size()));
+      if (e.size > 0) by_start.emplace(e.offset, spans.size());
       spans.push_back(
           {e.offset, e.offset + e.size,
            fmt::format("blockset at {:#x} of clip '{}'", e.offset, printable(rec.name()))});
@@ -406,6 +425,10 @@ void parse_block_chunk(const Reader& chunk, const AnimChunk& anim, BlockChunk& b
 }  // namespace
 
 AnixFile parse_anix(Bytes bytes) {
+  // The parsed structures take at most kParsedBytesPerFileByte bytes of memory per byte of the
+  // file (the worst: a 24-byte blockset, its Blockset, its span and its look-up entries; a 4-byte
+  // codec in a std::string), so --max-memory is honoured before anything is read.
+  checked_size(bytes.size(), kParsedBytesPerFileByte, "the parsed .anix");
   AnixFile f;
   Reader r(bytes);
   Header& h = f.header;

@@ -25,6 +25,8 @@ inline constexpr uint32_t kLithTag = 0x2B99DBC1;  // spec: blockset
 inline constexpr uint32_t kHeaderSize = 0x30;
 inline constexpr uint32_t kRecordFixedSize = 0x7C;     // spec: record, +0x7C codecs
 inline constexpr uint32_t kMaxBlocksetSize = 0x10000;  // u16 offsets: at most 64 KB
+// Bytes of parsed structure per byte of file, at most (parse_anix's memory bound, issue 29).
+inline constexpr uint64_t kParsedBytesPerFileByte = 16;
 
 // Bytes no structure covers (padding, unknown data), kept to write the file back byte-exact.
 struct Gap {

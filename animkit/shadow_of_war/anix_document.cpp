@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "animkit/shadow_of_war/keyword.h"
 #include "animkit/shadow_of_war/text.h"
@@ -172,6 +174,8 @@ std::vector<Finding> check(const AnixFile& f, size_t actual_size) {
   }
   if (a.event_dictionary) {
     const EventDictionary& d = *a.event_dictionary;
+    std::unordered_set<std::string> record_names;  // linear in clips, not clips x records
+    for (const Record& r : a.records) record_names.insert(r.name());
     for (const ClipEvents& c : d.clips) {
       for (uint32_t w : c.events) {
         const uint32_t i = event_string_index(w);
@@ -184,9 +188,7 @@ std::vector<Finding> check(const AnixFile& f, size_t actual_size) {
           add(W, "EVENT_TIME", fmt::format("event dictionary clip '{}'", c.name),
               fmt::format("event at {} ms is past the clip's {} ms", event_ms(w), c.duration_ms));
       }
-      const bool known = std::any_of(a.records.begin(), a.records.end(),
-                                     [&](const Record& r) { return r.name() == c.name; });
-      if (!known)
+      if (!record_names.count(c.name))
         add(W, "EVENT_CLIP", fmt::format("event dictionary clip '{}'", c.name),
             "no clip record of this name");
     }
@@ -199,6 +201,10 @@ Animated to_neutral(const AnixFile& f) {
   out.skeleton.add_joint("root", -1, Transform::identity());
   const EventDictionary* d =
       f.anim_chunk.event_dictionary ? &*f.anim_chunk.event_dictionary : nullptr;
+  // EventDictionary::find by hash, once per dictionary clip (the first of a hash wins).
+  std::unordered_map<uint32_t, const ClipEvents*> events_of;
+  if (d)
+    for (const ClipEvents& c : d->clips) events_of.emplace(keyword_hash(c.name), &c);
   for (const DirectoryEntry& e : f.anim_chunk.directory) {
     const Record* r = f.anim_chunk.record_at(e.offset);
     if (!r) continue;
@@ -216,7 +222,8 @@ Animated to_neutral(const AnixFile& f) {
       jt.rotation.add(c.duration, normalize(r->root.end_rotation));
     }
     if (d) {
-      if (const ClipEvents* ce = d->find(keyword_hash(r->name()))) {
+      const auto found = events_of.find(keyword_hash(r->name()));
+      if (const ClipEvents* ce = found != events_of.end() ? found->second : nullptr) {
         for (uint32_t w : ce->events) {
           Event ev;
           ev.time = event_ms(w) / 1000.f;
@@ -248,6 +255,12 @@ Json AnixDocument::info() const {
                                    ? Json(printable(f.anim_chunk.event_dictionary->path))
                                    : Json(nullptr)},
           {"clip_names", clips}};
+}
+
+bool AnixDocument::print_dump(std::ostream& out, bool json) const {
+  JsonPrint print(out, json ? JsonPrint::Layout::kJson : JsonPrint::Layout::kText);
+  emit_json(file_, print);
+  return true;
 }
 
 std::optional<Animated> AnixDocument::to_neutral() const {

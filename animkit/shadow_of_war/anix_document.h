@@ -23,6 +23,7 @@ class AnixDocument : public Document {
   AnixDocument(AnixFile file, size_t size) : file_(std::move(file)), size_(size) {}
   Json info() const override;
   Json dump() const override { return to_json(file_); }
+  bool print_dump(std::ostream& out, bool json) const override;  // streamed (issue 29)
   std::vector<Finding> validate() const override { return check(file_, size_); }
   std::optional<Animated> to_neutral() const override;
   const AnixFile& file() const { return file_; }

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstring>
+#include <unordered_map>
 
 #include "animkit/core/error.h"
 #include "animkit/shadow_of_war/keyword.h"
@@ -41,192 +42,216 @@ Json floats_json(Quat q) {
   return {float_json(q.x), float_json(q.y), float_json(q.z), float_json(q.w)};
 }
 
-Json gaps_json(const std::vector<Gap>& gaps) {
-  Json out = Json::array();
-  for (const Gap& g : gaps) out.push_back({{"offset", g.offset}, {"bytes", bytes_hex(g.bytes)}});
-  return out;
-}
-
 // Codecs are four-byte tags: printable ASCII kept (and the backslash, as in names).
 Json codec_json(const std::string& c) { return animkit::printable(c, Keep::kAscii, Backslash::kKept); }
 
-const std::vector<std::string>* codecs_of(const AnixFile& f, uint32_t blockset_offset) {
+// Each blockset's codecs: those of the first record that lists it (one pass, not one per blockset).
+std::unordered_map<uint32_t, const std::vector<std::string>*> codecs_by_blockset(const AnixFile& f) {
+  std::unordered_map<uint32_t, const std::vector<std::string>*> out;
   for (const Record& r : f.anim_chunk.records)
-    for (const BlocksetEntry& e : r.blockset_table)
-      if (e.offset == blockset_offset) return &r.codecs;
-  return nullptr;
+    for (const BlocksetEntry& e : r.blockset_table) out.emplace(e.offset, &r.codecs);
+  return out;
 }
 
-Json dictionary_json(const EventDictionary& d) {
-  Json j;
-  put_text(j, "path", d.path);
-  j["strings"] = Json::array();
-  Json strings_hex = Json::array();
+Json event_json(const EventDictionary& d, uint32_t w) {
+  const uint32_t i = event_string_index(w);
+  Json e{{"word", hex(w)}, {"string_index", i}, {"ms", event_ms(w)}};
+  e["text"] = i == kNoText ? Json(nullptr) : Json(printable(d.text(w)));
+  return e;
+}
+
+// A dictionary's events are streamed one by one: a clip may hold a million.
+void emit_dictionary(const EventDictionary& d, JsonSink& out) {
+  out.begin_object("event_dictionary");
+  Json path;
+  put_text(path, "path", d.path);
+  for (const auto& [k, v] : path.items()) out.value(k, v);
+  Json strings = Json::array(), strings_hex = Json::array();
   bool plain = true;
   for (const std::string& s : d.strings) {
-    j["strings"].push_back(printable(s));
+    strings.push_back(printable(s));
     strings_hex.push_back(bytes_hex(std::vector<uint8_t>(s.begin(), s.end())));
     plain = plain && !needs_hex(s);
   }
-  if (!plain) j["strings_hex"] = strings_hex;
-  Json clips = Json::array();
+  out.value("strings", strings);
+  if (!plain) out.value("strings_hex", strings_hex);
+  out.begin_array("clips");
   for (const ClipEvents& c : d.clips) {
-    Json events = Json::array();
-    for (uint32_t w : c.events) {
-      const uint32_t i = event_string_index(w);
-      Json e{{"word", hex(w)}, {"string_index", i}, {"ms", event_ms(w)}};
-      e["text"] = i == kNoText ? Json(nullptr) : Json(printable(d.text(w)));
-      events.push_back(e);
-    }
-    Json cj;
-    put_text(cj, "name", c.name);
-    clips.push_back(cj);
-    clips.back().update(Json{{"hash", hex(keyword_hash(c.name))},
-                     {"frames", c.frames},
-                     {"duration_ms", c.duration_ms},
-                     {"events", events}});
+    out.begin_object("");
+    Json name;
+    put_text(name, "name", c.name);
+    for (const auto& [k, v] : name.items()) out.value(k, v);
+    out.value("hash", hex(keyword_hash(c.name)));
+    out.value("frames", c.frames);
+    out.value("duration_ms", c.duration_ms);
+    out.begin_array("events");
+    for (uint32_t w : c.events) out.value("", event_json(d, w));
+    out.end();
+    out.end();
   }
-  j["clips"] = clips;
-  j["align_pad"] = bytes_hex(d.align_pad);
-  j["tail"] = bytes_hex(d.tail);
-  return j;
+  out.end();
+  out.value("align_pad", bytes_hex(d.align_pad));
+  out.value("tail", bytes_hex(d.tail));
+  out.end();
+}
+
+Json record_json(const Record& r) {
+  Json rec;
+  rec["offset"] = hex(r.offset);
+  const std::string name = r.name();
+  put_text(rec, "name", name);
+  rec["name_tail"] =
+      bytes_hex(std::vector<uint8_t>(r.name_bytes.begin() + name.size(), r.name_bytes.end()));
+  rec["flag"] = hex(r.flag);
+  rec["size_field"] = hex(r.size_field);
+  rec["blocksets"] = r.blockset_table.size();
+  rec["named"] = r.named_table.size();
+  rec["groups"] = r.codecs.size();
+  rec["tracks"] = r.track_groups.size();
+  rec["root_summary"] = {{"start_position", floats_json(r.root.start_position)},
+                         {"start_rotation", floats_json(r.root.start_rotation)},
+                         {"end_position", floats_json(r.root.end_position)},
+                         {"end_rotation", floats_json(r.root.end_rotation)}};
+  rec["field_74"] = hex(r.field_74);
+  rec["duration_ms"] = r.duration_ms;
+  Json codecs = Json::array(), codecs_hex = Json::array();
+  bool plain = true;
+  for (const std::string& c : r.codecs) {
+    codecs.push_back(codec_json(c));
+    codecs_hex.push_back(bytes_hex(std::vector<uint8_t>(c.begin(), c.end())));
+    plain = plain && codec_json(c) == c && c.find('\\') == std::string::npos;
+  }
+  rec["codecs"] = codecs;
+  if (!plain) rec["codecs_hex"] = codecs_hex;
+  rec["track_groups"] = r.track_groups;
+  rec["remap"] = r.remap;
+  if (!r.table_pad.empty()) rec["table_pad"] = bytes_hex(r.table_pad);
+  Json table = Json::array();
+  for (const BlocksetEntry& e : r.blockset_table)
+    table.push_back({{"offset", hex(e.offset)},
+                     {"size", hex(e.size)},
+                     {"t0", float_json(e.t0)},
+                     {"t1", float_json(e.t1)}});
+  rec["blockset_table"] = table;
+  Json named = Json::array();
+  for (const NamedEntry& e : r.named_table)
+    named.push_back({{"hash", hex(e.hash)}, {"offset", hex(e.offset)}});
+  rec["named_table"] = named;
+  rec["key_strings"] = bytes_hex(r.key_strings);
+  return rec;
+}
+
+Json blockset_json(const Blockset& b, const std::vector<std::string>& codecs) {
+  Json bj;
+  bj["offset"] = hex(b.offset);
+  bj["size"] = hex(b.size());
+  bj["named_count"] = b.named_count;
+  bj["group_offsets"] = b.group_offsets;
+  bj["named_offsets"] = b.named_offsets;
+  bj["align_pad"] = bytes_hex(b.align_pad);
+  bj["lith"] = {{"tag", hex(b.lith_tag)}, {"keys", b.lith.times.size()}, {"n2", b.lith.n2},
+                {"n3", b.lith.n3},        {"times", Json::array()},      {"end", b.lith.end}};
+  for (float t : b.lith.times) bj["lith"]["times"].push_back(float_json(t));
+  Json groups = Json::array();
+  for (const GroupData& g : blockset_groups(b, codecs)) {
+    Json gj{{"codec", codec_json(g.codec)}, {"offset", hex(g.offset)}, {"size", g.bytes.size()}};
+    if (g.codec == "AQ03") {
+      if (auto hd = aq03_header(g.bytes))
+        gj["aq03_header"] = {{"start_time", json_float(hd->start_time)},
+                             {"end_time", json_float(hd->end_time)},
+                             {"keys", hd->keys}};
+    } else if (g.codec == "STRI") {
+      gj["strings"] = Json::array();
+      for (const std::string& s : stri_strings(g.bytes)) gj["strings"].push_back(printable(s));
+    }
+    gj["bytes"] = bytes_hex(g.bytes);
+    groups.push_back(gj);
+  }
+  bj["groups"] = groups;
+  bj["body"] = bytes_hex(b.body);
+  return bj;
+}
+
+void emit_gaps(const std::vector<Gap>& gaps, JsonSink& out) {
+  out.begin_array("gaps");
+  for (const Gap& g : gaps) out.value("", {{"offset", g.offset}, {"bytes", bytes_hex(g.bytes)}});
+  out.end();
 }
 
 }  // namespace
 
-Json to_json(const AnixFile& f) {
+void emit_json(const AnixFile& f, JsonSink& out) {
   const Header& h = f.header;
-  Json j;
-  j["format"] = "sow-anix";
-  j["header"] = {{"magic", "ANIX"},
-                 {"field_04", hex(h.field_04)},
-                 {"field_08", hex(h.field_08)},
-                 {"file_size", h.file_size},
-                 {"track_count", h.track_count},
-                 {"track_table_offset", hex(h.track_table_offset)},
-                 {"block_chunk_offset", hex(h.block_chunk_offset)},
-                 {"block_chunk_size", hex(h.block_chunk_size)},
-                 {"anim_chunk_offset", hex(h.anim_chunk_offset)},
-                 {"anim_chunk_size", hex(h.anim_chunk_size)},
-                 {"field_28", h.field_28},
-                 {"field_2c", h.field_2c}};
-  Json runs = Json::array();
+  out.begin_object("");
+  out.value("format", "sow-anix");
+  out.value("header", {{"magic", "ANIX"},
+                       {"field_04", hex(h.field_04)},
+                       {"field_08", hex(h.field_08)},
+                       {"file_size", h.file_size},
+                       {"track_count", h.track_count},
+                       {"track_table_offset", hex(h.track_table_offset)},
+                       {"block_chunk_offset", hex(h.block_chunk_offset)},
+                       {"block_chunk_size", hex(h.block_chunk_size)},
+                       {"anim_chunk_offset", hex(h.anim_chunk_offset)},
+                       {"anim_chunk_size", hex(h.anim_chunk_size)},
+                       {"field_28", h.field_28},
+                       {"field_2c", h.field_2c}});
+  out.begin_array("tracks");
   for (const TrackRun& r : f.track_runs) {
     Json nodes = Json::array();
     for (uint32_t n : r.node_hashes) nodes.push_back(hex(n));
-    runs.push_back({{"channel_hash", hex(r.channel_hash)},
-                    {"channel", channel_name(r.channel_hash)},
-                    {"run_length", r.node_hashes.size()},
-                    {"node_hashes", nodes}});
+    out.value("", {{"channel_hash", hex(r.channel_hash)},
+                   {"channel", channel_name(r.channel_hash)},
+                   {"run_length", r.node_hashes.size()},
+                   {"node_hashes", nodes}});
   }
-  j["tracks"] = runs;
+  out.end();
 
   const AnimChunk& a = f.anim_chunk;
-  Json anim;
-  anim["directory_offset"] = hex(a.directory_offset);
-  anim["clip_count"] = a.clip_count;
-  anim["field_08"] = hex(a.field_08);
-  anim["event_dictionary_offset"] = hex(a.event_dictionary_offset);
-  Json dir = Json::array();
+  out.begin_object("anim_chunk");
+  out.value("directory_offset", hex(a.directory_offset));
+  out.value("clip_count", a.clip_count);
+  out.value("field_08", hex(a.field_08));
+  out.value("event_dictionary_offset", hex(a.event_dictionary_offset));
+  out.begin_array("directory");
   for (const DirectoryEntry& e : a.directory) {
     const Record* r = a.record_at(e.offset);
-    dir.push_back({{"name_hash", hex(e.name_hash)},
+    out.value("", {{"name_hash", hex(e.name_hash)},
                    {"offset", hex(e.offset)},
                    {"name", r ? printable(r->name()) : std::string()}});
   }
-  anim["directory"] = dir;
-  Json records = Json::array();
-  for (const Record& r : a.records) {
-    Json rec;
-    rec["offset"] = hex(r.offset);
-    const std::string name = r.name();
-    put_text(rec, "name", name);
-    rec["name_tail"] = bytes_hex(std::vector<uint8_t>(r.name_bytes.begin() + name.size(),
-                                                      r.name_bytes.end()));
-    rec["flag"] = hex(r.flag);
-    rec["size_field"] = hex(r.size_field);
-    rec["blocksets"] = r.blockset_table.size();
-    rec["named"] = r.named_table.size();
-    rec["groups"] = r.codecs.size();
-    rec["tracks"] = r.track_groups.size();
-    rec["root_summary"] = {{"start_position", floats_json(r.root.start_position)},
-                           {"start_rotation", floats_json(r.root.start_rotation)},
-                           {"end_position", floats_json(r.root.end_position)},
-                           {"end_rotation", floats_json(r.root.end_rotation)}};
-    rec["field_74"] = hex(r.field_74);
-    rec["duration_ms"] = r.duration_ms;
-    Json codecs = Json::array(), codecs_hex = Json::array();
-    bool plain = true;
-    for (const std::string& c : r.codecs) {
-      codecs.push_back(codec_json(c));
-      codecs_hex.push_back(bytes_hex(std::vector<uint8_t>(c.begin(), c.end())));
-      plain = plain && codec_json(c) == c && c.find('\\') == std::string::npos;
-    }
-    rec["codecs"] = codecs;
-    if (!plain) rec["codecs_hex"] = codecs_hex;
-    rec["track_groups"] = r.track_groups;
-    rec["remap"] = r.remap;
-    if (!r.table_pad.empty()) rec["table_pad"] = bytes_hex(r.table_pad);
-    Json table = Json::array();
-    for (const BlocksetEntry& e : r.blockset_table)
-      table.push_back({{"offset", hex(e.offset)},
-                       {"size", hex(e.size)},
-                       {"t0", float_json(e.t0)},
-                       {"t1", float_json(e.t1)}});
-    rec["blockset_table"] = table;
-    Json named = Json::array();
-    for (const NamedEntry& e : r.named_table)
-      named.push_back({{"hash", hex(e.hash)}, {"offset", hex(e.offset)}});
-    rec["named_table"] = named;
-    rec["key_strings"] = bytes_hex(r.key_strings);
-    records.push_back(rec);
-  }
-  anim["records"] = records;
+  out.end();
+  out.begin_array("records");
+  for (const Record& r : a.records) out.value("", record_json(r));
+  out.end();
   if (a.event_dictionary) {
-    anim["event_dictionary"] = dictionary_json(*a.event_dictionary);
+    emit_dictionary(*a.event_dictionary, out);
   } else if (a.event_dictionary_offset != 0) {
-    anim["event_dictionary"] = {{"error", a.event_dictionary_error},
-                                {"bytes", bytes_hex(a.event_dictionary_bytes)}};
+    out.value("event_dictionary", {{"error", a.event_dictionary_error},
+                                   {"bytes", bytes_hex(a.event_dictionary_bytes)}});
   }
-  anim["gaps"] = gaps_json(a.gaps);
-  j["anim_chunk"] = anim;
+  emit_gaps(a.gaps, out);
+  out.end();
 
-  Json blocksets = Json::array();
+  static const std::vector<std::string> none;
+  const auto codecs = codecs_by_blockset(f);
+  out.begin_object("block_chunk");
+  out.begin_array("blocksets");
   for (const Blockset& b : f.block_chunk.blocksets) {
-    Json bj;
-    bj["offset"] = hex(b.offset);
-    bj["size"] = hex(b.size());
-    bj["named_count"] = b.named_count;
-    bj["group_offsets"] = b.group_offsets;
-    bj["named_offsets"] = b.named_offsets;
-    bj["align_pad"] = bytes_hex(b.align_pad);
-    bj["lith"] = {{"tag", hex(b.lith_tag)}, {"keys", b.lith.times.size()}, {"n2", b.lith.n2},
-                  {"n3", b.lith.n3},        {"times", Json::array()},      {"end", b.lith.end}};
-    for (float t : b.lith.times) bj["lith"]["times"].push_back(float_json(t));
-    static const std::vector<std::string> none;
-    const std::vector<std::string>* codecs = codecs_of(f, b.offset);
-    Json groups = Json::array();
-    for (const GroupData& g : blockset_groups(b, codecs ? *codecs : none)) {
-      Json gj{{"codec", codec_json(g.codec)}, {"offset", hex(g.offset)}, {"size", g.bytes.size()}};
-      if (g.codec == "AQ03") {
-        if (auto hd = aq03_header(g.bytes))
-          gj["aq03_header"] = {{"start_time", json_float(hd->start_time)},
-                               {"end_time", json_float(hd->end_time)},
-                               {"keys", hd->keys}};
-      } else if (g.codec == "STRI") {
-        gj["strings"] = Json::array();
-        for (const std::string& s : stri_strings(g.bytes)) gj["strings"].push_back(printable(s));
-      }
-      gj["bytes"] = bytes_hex(g.bytes);
-      groups.push_back(gj);
-    }
-    bj["groups"] = groups;
-    bj["body"] = bytes_hex(b.body);
-    blocksets.push_back(bj);
+    const auto it = codecs.find(b.offset);
+    out.value("", blockset_json(b, it != codecs.end() ? *it->second : none));
   }
-  j["block_chunk"] = {{"blocksets", blocksets}, {"gaps", gaps_json(f.block_chunk.gaps)}};
-  j["gaps"] = gaps_json(f.gaps);
-  return j;
+  out.end();
+  emit_gaps(f.block_chunk.gaps, out);
+  out.end();
+  emit_gaps(f.gaps, out);
+  out.end();
+}
+
+Json to_json(const AnixFile& f) {
+  JsonBuild build;
+  emit_json(f, build);
+  return build.take();
 }
 
 

@@ -173,12 +173,13 @@ void Character::die(const std::string& death_animation) {
                                     "family's clip table",
                                     name_, death_animation));
   }
-  // Played once from its start: advanced by the world clock, holding its last key.
+  // Played from its start, advanced by the world clock; 0x17674C "wraps a looping clip or holds
+  // the last key" (spec, Per frame 1), so a looping death clip wraps (README, Choices 17).
   base.time = 0;
   base.rate = 1;
   base.weight = 1;
   base.weight_set = {};
-  base.flags = kTrackerAdvance;
+  base.flags = kTrackerAdvance | (base.clip && base.clip->looping ? kTrackerLoop : 0u);
 }
 
 void Character::update(float dt) {

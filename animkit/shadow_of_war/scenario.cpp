@@ -14,6 +14,7 @@
 #include "animkit/shadow_of_war/anix.h"
 #include "animkit/shadow_of_war/anix_document.h"
 #include "animkit/shadow_of_war/keyword.h"
+#include "animkit/shadow_of_war/scenario_check.h"
 
 namespace animkit::shadow_of_war {
 
@@ -539,7 +540,11 @@ int play(const Json& s, const std::filesystem::path& base, const PlayOptions& op
                                 play_steps_per_update(std::min<uint64_t>(characters, 1u << 31),
                                                       static_cast<uint64_t>(joints)));
   check_play_steps(planned, "scenario: 'frames' x characters");
+  // The scenario is checked whole before frame 0 (scenario_check.h): its values before the scene
+  // is built from them, its names against the scene.
+  check_scenario_values(s);
   Scene scene = scene_from_json(s, base, options.threads > 0 ? options.threads : -1);
+  check_scenario_names(s, scene);
   // The script in frame order (events of one frame keep theirs), walked once over the play, and
   // the characters by name: linear in the script and the crowd (a script of 10^5 events over
   // 10^5 frames was 10^10 steps when every frame scanned the whole script).

@@ -11,11 +11,17 @@
 //                                      so machine load hits them alike: speed-up vs 1 thread
 //   BM_MachineReference                pure arithmetic on 1 vs 2 std::threads, same moment: the
 //                                      2-thread speed-up the machine's load leaves to anyone
+//   BM_CrowdBesideReferences/characters  in each iteration the fixed arithmetic and a 64 MB read
+//                                      on 1 and 2 threads, then a crowd frame on 1 and 2 threads:
+//                                      the crowd in characters per 16.7 ms beside the references
+//                                      and per reference unit (issue 29)
 #include <benchmark/benchmark.h>
 #include <time.h>
 
 #include <chrono>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "animkit/shadow_of_war/demo.h"
 #include "animkit/shadow_of_war/scenario.h"
@@ -129,6 +135,88 @@ void BM_MachineReference(benchmark::State& state) {
   state.counters["machine_speedup_2_threads"] = one / two;
 }
 BENCHMARK(BM_MachineReference)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// --- The crowd beside its references, in one run (issue 29, item 4) ---
+
+constexpr long kReferenceSteps = 4'000'000;             // fixed arithmetic per thread
+constexpr size_t kBandwidthBytes = size_t{64} << 20;    // twice this VM's 32 MB L3
+
+// Seconds for `threads` threads each running the fixed arithmetic at once.
+double arithmetic_seconds(int threads, double& sink) {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<double> out(threads);
+  std::vector<std::thread> helpers;
+  for (int t = 1; t < threads; ++t) helpers.emplace_back([&, t] { out[t] = arithmetic(kReferenceSteps); });
+  out[0] = arithmetic(kReferenceSteps);
+  for (auto& h : helpers) h.join();
+  for (double x : out) sink += x;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Seconds for `threads` threads to read their share of `buffer` (summing it) at once.
+double read_seconds(const std::vector<uint64_t>& buffer, int threads, uint64_t& sink) {
+  const size_t share = buffer.size() / threads;
+  std::vector<uint64_t> sums(threads);
+  auto read = [&](int t) {
+    uint64_t s = 0;
+    for (size_t i = t * share; i < (t + 1) * share; ++i) s += buffer[i];
+    sums[t] = s;
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::thread> helpers;
+  for (int t = 1; t < threads; ++t) helpers.emplace_back(read, t);
+  read(0);
+  for (auto& h : helpers) h.join();
+  for (uint64_t x : sums) sink += x;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Each iteration runs, back to back so the machine's load hits them alike: the fixed arithmetic
+// on 1 and 2 threads, a 64 MB read on 1 and 2 threads, and one frame of the crowd on 1 thread
+// (0 workers) and on 2 (1 worker). Counters: the references (arithmetic steps per second and
+// the 2-thread speed-up, read bandwidth in GB/s), the crowd as characters per 16.7 ms on 1 and 2
+// threads, and the crowd per reference unit: characters per 16.7 ms for each 10^9 arithmetic
+// steps per second, and for each GB/s of read bandwidth, on the same thread count — figures a
+// busy machine moves much less than the raw ones.
+void BM_CrowdBesideReferences(benchmark::State& state) {
+  const int count = static_cast<int>(state.range(0));
+  CrowdRun runs[] = {{0, count}, {1, count}};
+  std::vector<uint64_t> buffer(kBandwidthBytes / sizeof(uint64_t));
+  for (size_t i = 0; i < buffer.size(); ++i) buffer[i] = i * 2654435761u;
+  double arith[2] = {}, read[2] = {}, crowd[2] = {}, sink = 0;
+  uint64_t sum = 0;
+  for (auto _ : state) {
+    for (int t = 0; t < 2; ++t) arith[t] += arithmetic_seconds(t + 1, sink);
+    for (int t = 0; t < 2; ++t) read[t] += read_seconds(buffer, t + 1, sum);
+    for (int t = 0; t < 2; ++t) {
+      const auto t0 = std::chrono::steady_clock::now();
+      runs[t].step();
+      crowd[t] += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+  }
+  benchmark::DoNotOptimize(sink);
+  benchmark::DoNotOptimize(sum);
+  const double n = static_cast<double>(state.iterations());
+  for (int t = 0; t < 2; ++t) {
+    const std::string th = t == 0 ? "_1t" : "_2t";
+    const double steps_per_s = (t + 1) * kReferenceSteps * n / arith[t];
+    const double gb_per_s = static_cast<double>(kBandwidthBytes) * n / read[t] / 1e9;
+    const double characters = count * 0.0167 * n / crowd[t];  // per 16.7 ms
+    state.counters["ref_Gsteps_per_s" + th] = steps_per_s / 1e9;
+    state.counters["ref_read_GB_per_s" + th] = gb_per_s;
+    state.counters["characters_per_16.7ms" + th] = characters;
+    state.counters["characters_per_Gstep_s" + th] = characters / (steps_per_s / 1e9);
+    state.counters["characters_per_GB_s" + th] = characters / gb_per_s;
+  }
+  state.counters["ref_speedup_2t"] = 2 * arith[0] / arith[1];
+  state.counters["crowd_speedup_2t"] = crowd[0] / crowd[1];
+}
+BENCHMARK(BM_CrowdBesideReferences)
+    ->ArgName("characters")
+    ->Arg(2048)
+    ->Arg(20480)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace animkit::shadow_of_war

@@ -177,5 +177,78 @@ TEST(BadScenario, EnteringAStateWhoseClipWasUnloaded) {
   EXPECT_EQ(frames[9]["characters"][0]["state"], "Run");
 }
 
+// Issue 29: the scenario is checked whole before frame 0; each error names its JSON path and
+// no trace line is printed.
+std::pair<std::string, std::string> error_and_trace(const Json& s) {
+  std::ostringstream out;
+  PlayOptions o;
+  o.json = true;
+  try {
+    play(s, ".", o, out);
+  } catch (const Error& e) {
+    return {e.what(), out.str()};
+  }
+  return {"", out.str()};
+}
+
+TEST(BadScenario, ScriptSettingAnUndeclaredValueFailsBeforeFrameZero) {
+  Json s = scene();
+  s["script"] = {{{"frame", 1}, {"character", "orc"}, {"values", {{"speed", 3}}}},
+                 {{"frame", 2}, {"character", "orc"}, {"values", {{"sped", 1}}}}};
+  const auto [error, trace] = error_and_trace(s);
+  EXPECT_EQ(error, "/script/1/values: value \"sped\" is not declared (a character's \"values\", "
+                   "the graph's \"values\" or a predicate that reads it)");
+  EXPECT_EQ(trace, "");
+  // Declared by the graph's "values" list, or by a predicate, it is fine.
+  s["graph"]["values"] = {"sped"};
+  EXPECT_EQ(error_and_trace(s).first, "");
+}
+
+TEST(BadScenario, ClipDurationsMustBePositiveAndFinite) {
+  for (const Json& d : {Json(0), Json(-0.5), Json("1 s"), Json(std::numeric_limits<double>::infinity())}) {
+    Json s = scene();
+    s["files"][1]["clips"][0]["duration"] = d;
+    const auto [error, trace] = error_and_trace(s);
+    EXPECT_EQ(error.rfind("/files/1/clips/0/duration: ", 0), 0u) << d << ": " << error;
+    EXPECT_NE(error.find("more than 0"), std::string::npos) << error;
+    EXPECT_EQ(trace, "");
+  }
+}
+
+TEST(BadScenario, NegativeCountsAndFrames) {
+  Json s = scene();
+  s["characters"][0]["count"] = -2;
+  EXPECT_EQ(error_and_trace(s).first,
+            "/characters/0/count: -2 is not a count of characters (0 or more)");
+  s = scene();
+  s["script"] = {{{"frame", -1}, {"character", "orc"}}};
+  EXPECT_EQ(error_and_trace(s).first, "/script/0/frame: -1 is not a frame (0 or more)");
+  s = scene();
+  s["files"][0]["clips"][0]["events"] = {{{"ms", -5}, {"text", "RAGDOLL"}}};
+  EXPECT_EQ(error_and_trace(s).first.rfind("/files/0/clips/0/events/0/ms: -5 is not", 0), 0u);
+}
+
+TEST(BadScenario, UnknownClipsStatesCharactersAndFiles) {
+  Json s = scene();
+  s["graph"]["states"].push_back({{"name", "Fall"}, {"clip", "fall"}});
+  EXPECT_EQ(error_and_trace(s).first,
+            "/graph/states/2/clip: clip \"fall\" is in none of the scenario's files");
+  s = scene();
+  s["global"] = {{"RagdollDeathAnimation", "death"}};
+  EXPECT_EQ(error_and_trace(s).first,
+            "/global/RagdollDeathAnimation: clip \"death\" is in none of the scenario's files");
+  s = scene();
+  s["script"] = {{{"frame", 9}, {"character", "orc"}, {"enter", "Swim"}}};
+  EXPECT_EQ(error_and_trace(s).first, "/script/0/enter: no state \"Swim\"");
+  s["script"] = {{{"frame", 9}, {"unload", "swim.anix"}}};
+  EXPECT_EQ(error_and_trace(s).first, "/script/0/unload: no file \"swim.anix\" in \"files\"");
+  s["script"] = {{{"frame", 9}, {"character", "troll"}}};
+  EXPECT_EQ(error_and_trace(s).first, "/script/0/character: no character \"troll\"");
+  s["script"] = {{{"frame", 9}, {"character", "orc"}, {"die", true}, {"attack", "Axe"}}};
+  EXPECT_EQ(error_and_trace(s).first, "/script/0/attack: no attack \"Axe\" in \"attacks\"");
+  s["script"] = {{{"frame", 9}, {"character", "orc"}, {"values", {{"speed", "fast"}}}}};
+  EXPECT_EQ(error_and_trace(s).first, "/script/0/values/speed: \"fast\" is not a finite number");
+}
+
 }  // namespace
 }  // namespace animkit::shadow_of_war

@@ -1,8 +1,14 @@
 // `animkit export` -> `animkit import --as sow-anix` through the animkit program (issue 17,
 // item 5): an unchanged export imports back to the original bytes, an edited event reaches the
-// file and `dump`, anything else is refused (exit 1).
+// file and `dump`, anything else is refused (exit 1). Issue 29: `dump` and `sow events` of a
+// file of a million events in bounded memory, `sow build` refusing what it cannot write.
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <filesystem>
 
 #include "animkit/core/registry.h"
@@ -70,6 +76,103 @@ TEST_F(SowCli, ExportImportRoundTripAndEventEdit) {
   r = Run("import " + P("orc.gltf") + " --as sow-anix -o " + P("x.anix"));
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("needs --template"), std::string::npos) << r.err;
+}
+
+// Issue 29: the peak resident memory (KB) of `animkit ARGS` (stdout discarded) and its exit
+// code. It runs under a child of its own: ru_maxrss of RUSAGE_CHILDREN is the largest child a
+// process ever waited for, so the test process's earlier children must not count.
+std::pair<long, int> peak_rss_kb(const std::string& args) {
+  int fd[2];
+  if (pipe(fd) != 0) return {-1, -1};
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(fd[0]);
+    const int status = std::system((std::string(ANIMKIT_BINARY) + " " + args + " >/dev/null 2>&1").c_str());
+    rusage usage{};
+    getrusage(RUSAGE_CHILDREN, &usage);
+    const long out[2] = {usage.ru_maxrss, WIFEXITED(status) ? WEXITSTATUS(status) : 128};
+    const ssize_t n = write(fd[1], out, sizeof out);
+    _exit(n == sizeof out ? 0 : 1);
+  }
+  close(fd[1]);
+  long out[2] = {-1, -1};
+  const ssize_t n = read(fd[0], out, sizeof out);
+  close(fd[0]);
+  waitpid(pid, nullptr, 0);
+  if (n != sizeof out) return {-1, -1};
+  return {out[0], static_cast<int>(out[1])};
+}
+
+// The issue's file: 1 M events on one clip and 65,535 tracks, about 4.4 MB.
+std::vector<uint8_t> million_events() {
+  AnixBuild b = testing::one_clip();
+  std::vector<uint32_t> nodes(65'535);
+  for (size_t i = 0; i < nodes.size(); ++i) nodes[i] = static_cast<uint32_t>(0x10000 + i);
+  b.track_runs = {{kRotationChannel, nodes}};
+  EventDictionary d{"many.anix", {"footstep", "RAGDOLL"}, {{"orc_idle", 60, 2000, {}}}, {}, {}};
+  d.clips[0].events.resize(1'000'000);
+  for (size_t i = 0; i < d.clips[0].events.size(); ++i)
+    d.clips[0].events[i] = event_word(i % 2, static_cast<uint32_t>(i % 2000));
+  b.events = d;
+  return build_anix_bytes(b);
+}
+
+TEST_F(SowCli, AMillionEventsArePrintedInBoundedMemory) {
+  const std::vector<uint8_t> bytes = million_events();
+  ASSERT_GT(bytes.size(), 4'000'000u);
+  write_file(dir_ / "big.anix", bytes);
+  for (const char* verb : {"dump --json", "dump", "sow events --json", "sow events"}) {
+    const auto [kb, code] = peak_rss_kb(std::string(verb) + " " + P("big.anix"));
+    EXPECT_EQ(code, 0) << verb;
+    EXPECT_GT(kb, 0) << verb;
+    EXPECT_LT(kb, 200 * 1024) << verb << ": peak " << kb << " KB";
+  }
+  // --max-memory is honoured: the parsed file would need more than 1 MB.
+  const Result r = Run("--max-memory 1000000 dump --json " + P("big.anix"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("(--max-memory)"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
+TEST_F(SowCli, BuildRefusesAHugeOffsetAndWritesNothing) {
+  write_file(dir_ / "one.anix", build_anix_bytes(testing::one_clip()));
+  Result r = Run("dump --json " + P("one.anix"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  Json j = Json::parse(r.out);
+  j["header"]["anim_chunk_offset"] = "0x7fffffff";
+  write_text(dir_ / "far.json", j.dump());
+  const auto [kb, code] = peak_rss_kb("--max-memory 100000000 sow build " + P("far.json") + " -o " + P("far.anix"));
+  EXPECT_EQ(code, 1);
+  EXPECT_LT(kb, 100 * 1024);
+  EXPECT_FALSE(std::filesystem::exists(P("far.anix")));
+  r = Run("sow build " + P("far.json") + " -o " + P("far.anix"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("far.json: $.header.anim_chunk_offset: "), std::string::npos) << r.err;
+}
+
+// 1 M events took over 100 s (quadratic JSON parsing); linear, it is about a second. The bound
+// is loose (sanitizer builds, a loaded machine): the quadratic step would need minutes.
+TEST_F(SowCli, BuildOfAMillionEventsIsLinear) {
+  write_file(dir_ / "big.anix", million_events());
+  const Result dump = Run("dump --json " + P("big.anix"));
+  ASSERT_EQ(dump.code, 0) << dump.err;
+  std::filesystem::copy_file(P("out"), P("big.json"));  // Run's next stdout is `out`
+  const auto start = std::chrono::steady_clock::now();
+  const Result r = Run("sow build " + P("big.json") + " -o " + P("back.anix"));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_LT(seconds, 30.0);
+  EXPECT_EQ(Slurp(P("back.anix")), Slurp(P("big.anix")));
+}
+
+TEST_F(SowCli, EventsWithoutADictionarySayWhy) {
+  write_file(dir_ / "one.anix", build_anix_bytes(testing::one_clip()));
+  const Result r = Run("sow events " + P("one.anix"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("no event dictionary: the anim chunk's event dictionary offset (+0x0C) is "
+                       "0, the file has none"),
+            std::string::npos)
+      << r.err;
 }
 
 }  // namespace

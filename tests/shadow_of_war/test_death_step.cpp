@@ -73,6 +73,22 @@ TEST(DeathStep, DeadCharacterLeavesItsLocomotionGraph) {
   EXPECT_EQ(ch(frames, 11, 1)["state"], "Idle");  // the living warg still runs its graph
 }
 
+// Spec, Per frame 1: 0x17674C "wraps a looping clip or holds the last key": a looping
+// RagdollDeathAnimation wraps at its duration instead of holding (README, Choices 17).
+TEST(DeathStep, LoopingDeathAnimationWraps) {
+  Json s = scene();
+  s["files"][0]["clips"][2]["looping"] = true;
+  s["script"] = {{{"frame", 4}, {"character", "orc"}, {"die", true}}};
+  const auto frames = play_frames(s);
+  const auto time = [&](int f) { return ch(frames, f, 0)["trackers"][0]["time"].get<double>(); };
+  EXPECT_NEAR(time(4), 0.1, 1e-6);
+  EXPECT_NEAR(time(7), 0.4, 1e-6);
+  // 0.6, 0.7, 0.8 s after death on a 0.5 s clip: 0.1, 0.2, 0.3 (a held clip would read 0.5).
+  EXPECT_NEAR(time(9), 0.1, 1e-5);
+  EXPECT_NEAR(time(10), 0.2, 1e-5);
+  EXPECT_NEAR(time(11), 0.3, 1e-5);
+}
+
 // Steps 1-3 as recorded on the death frame: the reaction, the config and joints, the
 // projectiles, RigidBody, the death animation and the audio hook.
 TEST(DeathStep, StepsOneToThree) {

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include "animkit/shadow_of_war/anix.h"
+#include "animkit/shadow_of_war/anix_events.h"
+#include "animkit/shadow_of_war/anix_layout.h"
 #include "animkit/shadow_of_war/anix_json.h"
 #include "animkit/shadow_of_war/keyword.h"
 #include "cli.h"
@@ -59,52 +61,11 @@ void add_events(CLI::App& group, Cli& cli) {
   verb->add_flag("--json", cli.json, "one JSON document");
   verb->callback([&cli] {
     const std::vector<uint8_t> bytes = read_file(file);
-    AnixFile f;
     try {
-      f = parse_anix(bytes);
+      print_events(parse_anix(bytes), cli.out, cli.json);  // clip by clip (anix_events.h)
     } catch (const Error& e) {
       throw e.with_file(file);
     }
-    if (!f.anim_chunk.event_dictionary) {
-      throw Error("no event dictionary decoded: " + f.anim_chunk.event_dictionary_error,
-                  f.header.anim_chunk_offset + 0x0C, file);
-    }
-    const EventDictionary& d = *f.anim_chunk.event_dictionary;
-    Json out = Json::array();
-    for (const ClipEvents& c : d.clips) {
-      Json events = Json::array();
-      std::string text;
-      const std::vector<uint32_t> frames = event_frames(c);
-      for (size_t i = 0; i < c.events.size(); ++i) {
-        const uint32_t w = c.events[i];
-        events.push_back({{"ms", event_ms(w)}, {"frame", frames[i]}, {"text", std::string(d.text(w))}});
-        text += fmt::format(" {}ms/f{}:{}", event_ms(w), frames[i], d.text(w).empty() ? "-" : d.text(w));
-      }
-      // The keywords of both tables the clip's events carry.
-      auto carried = [&](std::span<const Keyword> table, std::string& line) {
-        Json names = Json::array();
-        for (const Keyword& k : table)
-          if (d.carries_keyword(c, k.hash)) {
-            names.push_back(k.name);
-            line += " " + std::string(k.name);
-          }
-        return names;
-      };
-      std::string ragdoll, sync;
-      Json r = carried(kRagdollKeywords, ragdoll), s = carried(kSyncActionKeywords, sync);
-      out.push_back({{"clip", c.name},
-                     {"frames", c.frames},
-                     {"duration_ms", c.duration_ms},
-                     {"events", events},
-                     {"frame_table", frames},
-                     {"ragdoll_keywords", r},
-                     {"sync_action_keywords", s}});
-      if (!cli.json)
-        cli.out << fmt::format("{} ({} frames, {} ms):{} | ragdoll:{} | sync action:{}\n", c.name,
-                               c.frames, c.duration_ms, text, ragdoll.empty() ? " none" : ragdoll,
-                               sync.empty() ? " none" : sync);
-    }
-    if (cli.json) cli.out << dump_json(out, 1) << "\n";
   });
 }
 
@@ -118,12 +79,13 @@ void add_build(CLI::App& group, Cli& cli) {
     const std::vector<uint8_t> text = read_file(desc);
     const Json j = parse_json(std::string_view(reinterpret_cast<const char*>(text.data()), text.size()), desc);
     AnixFile f;
+    std::vector<uint8_t> bytes;
     try {
       f = anix_from_json(j);
+      bytes = write_anix_checked(f);  // the reader's bounds, then validate (anix_layout.h)
     } catch (const Error& e) {
       throw e.with_file(desc);
     }
-    const std::vector<uint8_t> bytes = write_anix(f);
     write_file(output, bytes);
     cli.out << fmt::format("wrote {} ({} bytes, {} clips)\n", output, bytes.size(),
                            f.anim_chunk.records.size());

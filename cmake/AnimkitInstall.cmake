@@ -7,13 +7,13 @@ include(CMakePackageConfigHelpers)
 
 set(ANIMKIT_PUBLIC_core
   registry.h clip.h skeleton.h math.h pose.h error.h json_util.h reader.h writer.h text.h
-  neutral_json.h sampling_job.h blending_job.h local_to_model_job.h)
+  neutral_json.h sampling_job.h blending_job.h local_to_model_job.h mesh.h)
 set(ANIMKIT_PUBLIC_gltf export.h import.h)
 set(ANIMKIT_PUBLIC_c animkit.h)
 set(ANIMKIT_PUBLIC_warriors
   module.h document.h container.h clip.h character.h pose.h cursor.h tasks.h instance.h scenario.h)
 set(ANIMKIT_PUBLIC_monster_hunter
-  module.h document.h play.h playback.h clip.h pack.h skeleton.h pac.h pmo.h)
+  module.h document.h play.h playback.h clip.h pack.h skeleton.h pac.h pmo.h tmh.h)
 set(ANIMKIT_PUBLIC_call_of_duty
   module.h atr_document.h xanim_document.h xanim_file.h xanim_header.h xanim_sample.h)
 set(ANIMKIT_PUBLIC_asherons_call
@@ -22,7 +22,7 @@ set(ANIMKIT_PUBLIC_asherons_call
 set(ANIMKIT_PUBLIC_shadow_of_war
   module.h anix_document.h scenario.h character.h anix.h anix_json.h behavior.h clip_table.h
   dead_body.h event_dictionary.h keyword.h physics_ragdoll.h pose_job.h ragdoll.h
-  ragdoll_behavior.h tracker.h worker_pool.h)
+  ragdoll_behavior.h tracker.h worker_pool.h json_sink.h)
 set(ANIMKIT_MODULES core gltf c warriors monster_hunter call_of_duty asherons_call shadow_of_war)
 foreach(module ${ANIMKIT_MODULES})
   list(TRANSFORM ANIMKIT_PUBLIC_${module} PREPEND ${PROJECT_SOURCE_DIR}/animkit/${module}/)
@@ -89,5 +89,6 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://animkit.invalid/")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-  "nlohmann-json3-dev, libfmt-dev, libtbb-dev, libhwy-dev, libtinygltf-dev, libzip-dev, pkg-config")
+  "nlohmann-json3-dev, libfmt-dev, libtbb-dev, libhwy-dev, libtinygltf-dev, libzip-dev, libpng-dev,
+  pkg-config")
 include(CPack)

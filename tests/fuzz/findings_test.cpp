@@ -97,7 +97,7 @@ std::string warriors_error(const Json& s) {
 TEST(FuzzFindings, WarriorsNextChainIsBounded) {
   EXPECT_EQ(warriors_error(warriors_chain(200)), "");
   EXPECT_EQ(warriors_error(warriors_chain(300)),
-            "tasks nested deeper than 256 (\"next\" inside \"next\")");
+            "more than 256 nested \"next\" tasks (\"next\" inside \"next\")");  // kMaxTaskNesting
   std::string text;
   for (int i = 0; i < 40000; ++i) text += R"({"do": "clip_then_next", "anim": 4, "next": )";
   text += R"({"do": "loop", "anim": 4})" + std::string(40000, '}');

@@ -317,17 +317,7 @@ void TreePlayer::fire_notes(int32_t node) {
     client(n - 1, 0);
     return;
   }
-  // The next note from S: the smallest time >= S, first in file order on ties.
-  size_t next = n - 1;
-  for (size_t i = 0; i < n; ++i) {
-    if (notes[i].time >= from && notes[i].time < notes[next].time) next = i;
-  }
-  for (size_t i = 0; i < n; ++i) {
-    if (notes[i].time == notes[next].time && notes[i].time >= from) {
-      next = i;
-      break;
-    }
-  }
+  const size_t next = xanim_next_note(notes, from);
   auto walk = [&](size_t i, float limit, bool through_end) {
     for (; i < n && (through_end || notes[i].time < limit); ++i) {
       server(i);

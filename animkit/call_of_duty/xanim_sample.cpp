@@ -134,6 +134,18 @@ std::vector<XAnimTimedNote> xanim_notes(const XAnimFile& f) {
   return out;
 }
 
+size_t xanim_next_note(const std::vector<XAnimTimedNote>& notes, float from) {
+  const size_t n = notes.size();
+  size_t next = n - 1;
+  for (size_t i = 0; i < n; ++i) {
+    if (notes[i].time >= from && notes[i].time < notes[next].time) next = i;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (notes[i].time == notes[next].time && notes[i].time >= from) return i;
+  }
+  return next;
+}
+
 std::vector<size_t> xanim_fired_notes(const std::vector<XAnimTimedNote>& notes, float from,
                                       float to, bool looped) {
   std::vector<size_t> fired;
@@ -141,18 +153,7 @@ std::vector<size_t> xanim_fired_notes(const std::vector<XAnimTimedNote>& notes, 
   if (n == 0) return fired;
   // "When S = 1.0, only `end` fires."
   if (from == 1.0f) return {n - 1};
-  // The next note from S: the smallest time >= S, the first in file order on ties (`end` at 1.0
-  // guarantees one for S < 1).
-  size_t next = n - 1;
-  for (size_t i = 0; i < n; ++i) {
-    if (notes[i].time >= from && notes[i].time < notes[next].time) next = i;
-  }
-  for (size_t i = 0; i < n; ++i) {
-    if (notes[i].time == notes[next].time && notes[i].time >= from) {
-      next = i;
-      break;
-    }
-  }
+  const size_t next = xanim_next_note(notes, from);
   auto through_end = [&](size_t i) {
     for (; i < n; ++i) fired.push_back(i);
   };

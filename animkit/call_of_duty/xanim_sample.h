@@ -64,6 +64,11 @@ struct XAnimTimedNote {
 };
 std::vector<XAnimTimedNote> xanim_notes(const XAnimFile& file);
 
+// §3: the next note from S = `from` < 1: the smallest time >= S, the first in file order on ties
+// (`end` at 1.0 guarantees one). The server's walk (xanim_fired_notes) and the tree player's
+// notes both start there.
+size_t xanim_next_note(const std::vector<XAnimTimedNote>& notes, float from);
+
 // §3: the notes (indices into `notes`, as xanim_notes gives them, `end` last) that fire when the
 // time moves from `from` (S, the previous t) to `to` (C, the new t after wrap or clamp).
 std::vector<size_t> xanim_fired_notes(const std::vector<XAnimTimedNote>& notes, float from,

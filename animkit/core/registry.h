@@ -14,6 +14,7 @@
 
 #include "animkit/core/clip.h"
 #include "animkit/core/json_util.h"
+#include "animkit/core/mesh.h"
 #include "animkit/core/reader.h"
 #include "animkit/core/skeleton.h"
 
@@ -80,6 +81,11 @@ class Document {
   virtual bool own_line_form() const { return false; }
   // Skeleton and clips in neutral form, when the document holds animation.
   virtual std::optional<Animated> to_neutral() const { return std::nullopt; }
+  // The meshes, materials and images skinned to to_neutral()'s skeleton, when the file holds a
+  // model (DESIGN.md, "Meshes join the neutral model"); notes say what was left out.
+  virtual std::optional<MeshSet> mesh_set(std::vector<std::string>& /*notes*/) const {
+    return std::nullopt;
+  }
   // The clips' channels as the engine evaluates them (for `plot`); empty when the engine has
   // nothing more exact than its neutral clips, which `plot` then draws.
   virtual std::vector<ClipCurves> curves() const { return {}; }

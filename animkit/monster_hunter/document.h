@@ -118,7 +118,7 @@ class MonsterDocument : public Document {
   std::optional<Animated> to_neutral() const override;
   // A model PAC's PMO meshes and TMH images skinned to the skeleton (model.md 6); notes say what
   // was left out. nullopt without a PAC, a skeleton or a readable PMO.
-  std::optional<MeshSet> mesh_set(std::vector<std::string>& notes) const;
+  std::optional<MeshSet> mesh_set(std::vector<std::string>& notes) const override;
   std::vector<ClipCurves> curves() const override;
   std::string finding_line(const Finding& finding) const override;
   bool own_line_form() const override { return true; }

@@ -40,6 +40,10 @@ std::vector<std::unique_ptr<Document>> open_documents(Cli& cli, const std::vecto
 // samplers and glTF need one is an error (issue 31).
 Animated merge_neutral(const std::vector<std::unique_ptr<Document>>& documents,
                        const std::vector<std::string>& files = {});
+// merge_neutral, plus the meshes of the document whose skeleton it took (nullopt when that file
+// holds no model); what the meshes leave out goes to the Animated's notes.
+Animated merge_neutral(const std::vector<std::unique_ptr<Document>>& documents,
+                       const std::vector<std::string>& files, std::optional<MeshSet>& meshes);
 
 // The most --threads a verb accepts: 4 x the hardware threads, at most 256 (issue 30).
 int max_threads();

@@ -109,8 +109,10 @@ void check_finite(const Animated& a, const std::string& file) {
 
 }  // namespace
 
+namespace {
+
 Animated merge_neutral(const std::vector<std::unique_ptr<Document>>& documents,
-                       const std::vector<std::string>& files) {
+                       const std::vector<std::string>& files, size_t& skeleton_document) {
   std::optional<Animated> merged;
   std::vector<std::pair<Clip, std::string>> pending;  // clips (and their files) besides the skeleton's
   for (size_t d = 0; d < documents.size(); ++d) {
@@ -126,6 +128,7 @@ Animated merge_neutral(const std::vector<std::unique_ptr<Document>>& documents,
     check_finite(*a, file);
     if (!merged && a->skeleton.num_joints() > 0) {
       merged = std::move(*a);
+      skeleton_document = d;
       continue;
     }
     for (Clip& c : a->clips) pending.emplace_back(std::move(c), file);
@@ -151,6 +154,26 @@ Animated merge_neutral(const std::vector<std::unique_ptr<Document>>& documents,
     merged->clips.push_back(std::move(c));
   }
   return std::move(*merged);
+}
+
+}  // namespace
+
+Animated merge_neutral(const std::vector<std::unique_ptr<Document>>& documents,
+                       const std::vector<std::string>& files) {
+  size_t skeleton_document = 0;
+  return merge_neutral(documents, files, skeleton_document);
+}
+
+Animated merge_neutral(const std::vector<std::unique_ptr<Document>>& documents,
+                       const std::vector<std::string>& files, std::optional<MeshSet>& meshes) {
+  size_t d = 0;
+  Animated merged = merge_neutral(documents, files, d);
+  try {
+    meshes = documents[d]->mesh_set(merged.notes);
+  } catch (const Error& e) {
+    throw e.with_file(d < files.size() ? files[d] : std::string());
+  }
+  return merged;
 }
 
 }  // namespace animkit::cli

@@ -26,18 +26,23 @@ void add_export_verb(CLI::App& app, Cli& cli) {
   verb->add_flag("--json", cli.json, "report as JSON");
   add_engine_options(*verb, cli, options);
   verb->callback([&cli] {
-    const Animated animated = merge_neutral(open_documents(cli, files, options), files);
+    std::optional<MeshSet> meshes;  // a model's skinned meshes ride along (issues 27, 28)
+    const Animated animated = merge_neutral(open_documents(cli, files, options), files, meshes);
     gltf::ExportOptions eo;
     eo.binary = std::filesystem::path(out_path).extension() != ".gltf";
     eo.resample_rate = rate;
-    gltf::write(animated, out_path, eo);
+    gltf::write(animated, out_path, eo, meshes ? &*meshes : nullptr);
     if (cli.json) {
       cli.out << dump_json(Json{{"output", out_path}, {"joints", animated.skeleton.num_joints()},
-                                {"clips", animated.clips.size()}, {"notes", animated.notes}})
+                                {"clips", animated.clips.size()},
+                                {"meshes", meshes ? meshes->meshes.size() : 0},
+                                {"notes", animated.notes}})
               << "\n";
     } else {
-      cli.out << fmt::format("{}: {} joints, {} clips\n", out_path,
-                             animated.skeleton.num_joints(), animated.clips.size());
+      cli.out << fmt::format("{}: {} joints, {} clips", out_path, animated.skeleton.num_joints(),
+                             animated.clips.size());
+      if (meshes) cli.out << fmt::format(", {} meshes", meshes->meshes.size());
+      cli.out << "\n";
       for (const std::string& n : animated.notes) cli.out << "note: " << n << "\n";
     }
   });

@@ -177,11 +177,12 @@ std::vector<Converted> convert(Cli& cli, const std::vector<std::string>& files,
       out.write(c.name, read_file(item.copy));
       c.copied = true;
     } else {
+      std::optional<MeshSet> meshes;  // a model's skinned meshes (issues 27, 28)
       const Animated a =  // errors name the group's files (issue 31)
-          merge_neutral(item.group, std::vector<std::string>(item.group.size(), item.source));
+          merge_neutral(item.group, std::vector<std::string>(item.group.size(), item.source), meshes);
       c.joints = a.skeleton.num_joints();
       c.clips = a.clips.size();
-      out.write(c.name, gltf::to_glb(gltf::build(a)));
+      out.write(c.name, gltf::to_glb(gltf::build(a, {}, meshes ? &*meshes : nullptr)));
     }
     done.push_back(c);
   }

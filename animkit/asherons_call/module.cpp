@@ -12,6 +12,7 @@
 #include "animkit/asherons_call/dat.h"
 #include "animkit/asherons_call/dat_objects.h"
 #include "animkit/asherons_call/import.h"
+#include "animkit/asherons_call/mesh_formats.h"
 #include "animkit/asherons_call/neutral.h"
 #include "animkit/asherons_call/player.h"
 #include "animkit/asherons_call/synthetic.h"
@@ -426,8 +427,10 @@ std::unique_ptr<Document> open_creature(const DatFile& dat, Setup setup, const O
 
 std::unique_ptr<Document> open_dat(const std::filesystem::path& path, const Options& options) {
   DatFile dat = DatFile::open(path);
-  if (std::optional<Setup> setup = setup_option(options, &dat))
-    return open_creature(dat, std::move(*setup), options);
+  if (std::optional<Setup> setup = setup_option(options, &dat)) {
+    Setup drawn = *setup;  // issue 28: the parts' meshes (asherons-call-meshes.md)
+    return with_creature_meshes(open_creature(dat, std::move(*setup), options), dat, std::move(drawn));
+  }
   auto it = options.find("id");
   if (it == options.end()) return std::make_unique<DatDocument>(std::move(dat));
   const uint32_t id = id_option(it->second);
@@ -441,7 +444,11 @@ std::unique_ptr<Document> open_dat(const std::filesystem::path& path, const Opti
   if (type == kTypeAnimation) {
     return std::make_unique<AnimationDocument>(animation_from_dat(dat, id), parts_option(options));
   }
-  if (type == kTypeSetup) return open_creature(dat, setup_from_dat(dat, id), options);
+  if (type == kTypeSetup) {
+    Setup s = setup_from_dat(dat, id);
+    return with_creature_meshes(open_creature(dat, s, options), dat, s);
+  }
+  if (std::unique_ptr<Document> d = open_mesh_object(dat, id)) return d;  // issue 28
   const std::optional<DatEntry> e = dat.find(id);
   if (!e) throw Error(fmt::format("object {} is not in the dat", hex32(id)));
   return std::make_unique<DatObjectDocument>(*e);
@@ -565,6 +572,7 @@ void register_module(Registry& registry) {
   engine.formats.push_back(
       make_format("ac-animation-json", "Asheron's Call Animation, animkit JSON form", true, false));
   engine.formats.push_back(dat_format());
+  add_mesh_formats(engine);  // issue 28: GfxObj, Surface, SurfaceTexture, Texture, Palette
   engine.options = {{"motion-table", "Asheron's Call motion table (binary or JSON)"},
                     {"id", "Asheron's Call dat: the object to open, e.g. 0x09000001"},
                     {"animations", "Asheron's Call animation folder (binary or JSON files)"},

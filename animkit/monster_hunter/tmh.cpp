@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "animkit/core/dxt.h"
 #include "animkit/core/limits.h"
 #include "animkit/core/writer.h"
 #include "animkit/monster_hunter/ge_color.h"
@@ -43,40 +44,6 @@ std::vector<uint8_t> unswizzle(const std::vector<uint8_t>& stored, uint64_t pitc
     for (uint64_t x = 0; x < pitch; ++x)
       out[y * pitch + x] = stored[(y / 8) * 8 * pitch + (x / 16) * 128 + (y % 8) * 16 + x % 16];
   return out;
-}
-
-// 5.5: DXT1 in the PSP's order: rows of indices first, then the two 565 colours.
-void decode_dxt1(const TmhImage& im, std::vector<uint8_t>& rgba) {
-  const uint64_t bw = ceil_div(im.width, 4);
-  for (uint64_t by = 0; by < ceil_div(im.height, 4); ++by) {
-    for (uint64_t bx = 0; bx < bw; ++bx) {
-      const uint64_t at = (by * bw + bx) * 8;
-      const uint32_t c0 = word(im.pixels, at + 4, 2), c1 = word(im.pixels, at + 6, 2);
-      const auto rgb = [](uint32_t c) {
-        return std::array<int, 3>{static_cast<int>((c >> 8) & 0xF8), static_cast<int>((c >> 3) & 0xFC),
-                                  static_cast<int>((c << 3) & 0xF8)};
-      };
-      const auto a = rgb(c0), b = rgb(c1);
-      std::array<Rgba, 4> colors;
-      for (int k = 0; k < 3; ++k) {
-        colors[0][k] = static_cast<uint8_t>(a[k]);
-        colors[1][k] = static_cast<uint8_t>(b[k]);
-        colors[2][k] = static_cast<uint8_t>(c0 > c1 ? (2 * a[k] + b[k]) / 3 : (a[k] + b[k]) / 2);
-        colors[3][k] = static_cast<uint8_t>(c0 > c1 ? (a[k] + 2 * b[k]) / 3 : 0);
-      }
-      colors[0][3] = colors[1][3] = colors[2][3] = 255;
-      colors[3][3] = c0 > c1 ? 255 : 0;
-      for (uint64_t row = 0; row < 4; ++row) {
-        const uint8_t bits = im.pixels[at + row];
-        for (uint64_t col = 0; col < 4; ++col) {
-          const uint64_t x = bx * 4 + col, y = by * 4 + row;
-          if (x >= im.width || y >= im.height) continue;
-          const Rgba& c = colors[(bits >> (2 * col)) & 3];
-          std::copy(c.begin(), c.end(), rgba.begin() + (y * im.width + x) * 4);
-        }
-      }
-    }
-  }
 }
 
 }  // namespace
@@ -200,7 +167,8 @@ Image decode_tmh(const TmhImage& im) {
     if (im.pixels.size() < need)
       throw Error(fmt::format("dxt1 {}x{} needs {} bytes, has {}", w, h, need, im.pixels.size()));
     out.rgba.resize(checked_size(w * h, 4, "TMH image pixels"));
-    decode_dxt1(im, out.rgba);
+    // 5.5: the PSP's block order (index rows first) and shift widening, decoded by the core.
+    dxt::decode(dxt::Kind::kDxt1, im.pixels, im.width, im.height, out.rgba, dxt::kPspLayout);
     return out;
   }
   const uint64_t bpp = kBpp[mode];

@@ -1,0 +1,371 @@
+#include "animkit/asherons_call/mesh_formats.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <optional>
+#include <type_traits>
+
+#include "animkit/asherons_call/command_ids.h"
+#include "animkit/asherons_call/creature.h"
+#include "animkit/asherons_call/creature_mesh.h"
+#include "animkit/asherons_call/gfx_obj.h"
+#include "animkit/asherons_call/palette.h"
+#include "animkit/asherons_call/surface.h"
+#include "animkit/asherons_call/surface_texture.h"
+#include "animkit/asherons_call/texture.h"
+#include "animkit/core/error.h"
+#include "animkit/core/limits.h"
+
+namespace animkit::asherons_call {
+
+namespace {
+
+using Findings = std::vector<Finding>;
+
+void error(Findings& out, const char* code, std::string where, std::string message) {
+  out.push_back({Finding::Level::kError, code, std::move(where), std::move(message), ""});
+}
+
+// 12.2: id against the key (in a dat), the tail, the round trip.
+void common_checks(Findings& out, const std::string& where, std::optional<uint32_t> key,
+                   uint32_t stored_id, bool has_id, size_t tail, size_t size,
+                   const std::vector<uint8_t>& original, const std::vector<uint8_t>& written) {
+  if (key && has_id && *key != stored_id)
+    error(out, "ID_MISMATCH", where,
+          fmt::format("offset 0x0: the object's id is {}, its key {}", hex32(stored_id), hex32(*key)));
+  if (tail)
+    error(out, "TRAILING_BYTES", where,
+          fmt::format("offset 0x{:X}: {} bytes after the object", size - tail, tail));
+  if (written != original) error(out, "ROUND_TRIP", where, "written back, the bytes differ");
+}
+
+// ---- per type: parse, write, info, dump, checks ------------------------------------------------
+
+struct GfxObjKind {
+  using T = GfxObj;
+  static constexpr const char* kName = "gfx_obj";
+  static T read(Bytes b) { return read_gfx_obj(b); }
+  static std::vector<uint8_t> write(const T& g) { return write_gfx_obj(g); }
+  static uint32_t id(const T& g) { return g.id; }
+  static size_t tail(const T& g) { return g.tail.size(); }
+  static Json info(const T& g) {
+    size_t triangles = 0;
+    for (const Polygon& p : g.drawing_polygons)
+      if (p.vertex_ids.size() >= 3) triangles += (p.vertex_ids.size() - 2) * (p.sides_type == 2 ? 2 : 1);
+    return Json{{"flags", g.flags},
+                {"surfaces", g.surfaces.size()},
+                {"vertices", g.vertices.size()},
+                {"physics_polygons", g.physics_polygons.size()},
+                {"drawing_polygons", g.drawing_polygons.size()},
+                {"triangles", triangles}};
+  }
+  static void checks(const T& g, const std::string& where, Findings& out) {
+    if (g.vertex_type != 1)
+      error(out, "VERTEX_TYPE", where, fmt::format("offset 0x{:X}: vertex_type {} (must be 1)",
+                                                   9 + g.num_surfaces.width - 1 + 4 * g.surfaces.size(),
+                                                   g.vertex_type));
+    std::vector<std::string> notes;
+    gfx_obj_triangles(g, notes);
+    for (std::string& n : notes) out.push_back({Finding::Level::kWarning, "POLYGON", where, n, ""});
+    for (const Polygon& p : g.drawing_polygons)
+      for (size_t i = 0; i < p.pos_uv.size(); ++i) {
+        bool bad = true;
+        for (const SWVertex& v : g.vertices)
+          if (v.key == p.vertex_ids[i]) bad = p.pos_uv[i] >= v.uvs.size() && !v.uvs.empty();
+        if (bad) {
+          out.push_back({Finding::Level::kWarning, "UV_INDEX", where,
+                         fmt::format("polygon {} corner {}: UV number {} past its vertex's UVs "
+                                     "(UV 0 used)", p.key, i, p.pos_uv[i]), ""});
+          break;
+        }
+      }
+  }
+};
+
+struct SurfaceKind {
+  using T = Surface;
+  static constexpr const char* kName = "surface";
+  static T read(Bytes b) { return read_surface(b); }
+  static std::vector<uint8_t> write(const T& s) { return write_surface(s); }
+  static uint32_t id(const T&) { return 0; }
+  static size_t tail(const T& s) { return s.tail.size(); }
+  static Json info(const T& s) {
+    Json j{{"type", s.type}, {"type_names", surface_type_names(s.type)}};
+    if (s.textured()) j["orig_texture_id"] = hex32(s.orig_texture_id);
+    else j["color"] = hex32(s.color);
+    return j;
+  }
+  static void checks(const T&, const std::string&, Findings&) {}
+};
+
+struct SurfaceTextureKind {
+  using T = SurfaceTexture;
+  static constexpr const char* kName = "surface_texture";
+  static T read(Bytes b) { return read_surface_texture(b); }
+  static std::vector<uint8_t> write(const T& s) { return write_surface_texture(s); }
+  static uint32_t id(const T& s) { return s.id; }
+  static size_t tail(const T& s) { return s.tail.size(); }
+  static Json info(const T& s) {
+    Json ts = Json::array();
+    for (uint32_t t : s.textures) ts.push_back(hex32(t));
+    return Json{{"texture_kind", s.texture_kind}, {"textures", ts}};
+  }
+  static void checks(const T& s, const std::string& where, Findings& out) {
+    if (s.textures.empty())
+      out.push_back({Finding::Level::kWarning, "NO_TEXTURE", where, "lists no texture", ""});
+  }
+};
+
+struct TextureKind {
+  using T = Texture;
+  static constexpr const char* kName = "texture";
+  static T read(Bytes b) { return read_texture(b); }
+  static std::vector<uint8_t> write(const T& t) { return write_texture(t); }
+  static uint32_t id(const T& t) { return t.id; }
+  static size_t tail(const T& t) { return t.tail.size(); }
+  static Json info(const T& t) {
+    Json j{{"width", t.width}, {"height", t.height}, {"format", t.format},
+           {"format_name", pixel_format_name(t.format)}, {"length", t.data.size()}};
+    if (has_palette(t.format)) j["default_palette_id"] = hex32(t.default_palette_id);
+    return j;
+  }
+  static void checks(const T& t, const std::string& where, Findings& out) {
+    if (t.width <= 0 || t.height <= 0)
+      error(out, "SIZE", where, fmt::format("offset 0x8: size {} x {}", t.width, t.height));
+    const std::optional<uint64_t> need = expected_length(t);
+    if (!need && t.format != pixel::kRawJpeg)
+      out.push_back({Finding::Level::kWarning, "FORMAT", where,
+                     fmt::format("offset 0x10: pixel format {} is not decoded (placeholder)", t.format), ""});
+    if (need && t.data.size() < *need)
+      error(out, "SHORT_DATA", where,
+            fmt::format("offset 0x14: {} {} x {} needs {} bytes, length {}", pixel_format_name(t.format),
+                        t.width, t.height, *need, t.data.size()));
+  }
+};
+
+struct PaletteKind {
+  using T = Palette;
+  static constexpr const char* kName = "palette";
+  static T read(Bytes b) { return read_palette(b); }
+  static std::vector<uint8_t> write(const T& p) { return write_palette(p); }
+  static uint32_t id(const T& p) { return p.id; }
+  static size_t tail(const T& p) { return p.tail.size(); }
+  static Json info(const T& p) { return Json{{"colors", p.colors.size()}}; }
+  static void checks(const T&, const std::string&, Findings&) {}
+};
+
+template <class K>
+class ObjectDocument : public Document {
+ public:
+  ObjectDocument(std::vector<uint8_t> bytes, std::optional<uint32_t> key)
+      : bytes_(std::move(bytes)), key_(key), object_(K::read(bytes_)) {}
+  Json info() const override {
+    Json j{{"kind", K::kName}};
+    if (std::is_same_v<K, SurfaceKind>) {
+      if (key_) j["id"] = hex32(*key_);
+    } else {
+      j["id"] = hex32(K::id(object_));
+    }
+    j["bytes"] = bytes_.size();
+    j.update(K::info(object_));
+    return j;
+  }
+  Json dump() const override {
+    Json j = to_json(object_);
+    if (key_ && std::is_same_v<K, SurfaceKind>) j["key"] = hex32(*key_);
+    return j;
+  }
+  std::vector<Finding> validate() const override {
+    Findings out;
+    const std::string where = key_ ? hex32(*key_) : std::string(K::kName);
+    common_checks(out, where, key_, K::id(object_), !std::is_same_v<K, SurfaceKind>, K::tail(object_),
+                  bytes_.size(), bytes_, K::write(object_));
+    K::checks(object_, where, out);
+    return out;
+  }
+
+ private:
+  std::vector<uint8_t> bytes_;
+  std::optional<uint32_t> key_;
+  typename K::T object_;
+};
+
+// ---- sniffs: the id's type byte, then the layout to the last byte --------------------------
+
+constexpr size_t kHeadLimit = 65536;  // Registry: head is the whole file or its first 64 KiB
+
+uint32_t u32_at(Bytes b, size_t at) {
+  return b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (uint32_t{b[at + 3]} << 24);
+}
+
+bool sniff_gfx_obj(Bytes head) {
+  if (head.size() < 4 + 4 + 1 + 4 + 4 + 12 || head[3] != kTypeGfxObj) return false;
+  const uint32_t flags = u32_at(head, 4);
+  if (flags & ~0xFu) return false;
+  if (head.size() < kHeadLimit) {
+    try {
+      const GfxObj g = read_gfx_obj(head);
+      if (!g.tail.empty() || g.vertex_type != 1) return false;
+      for (uint32_t s : g.surfaces)
+        if ((s >> 24) != kTypeSurface) return false;
+      return true;
+    } catch (const Error&) {
+      return false;
+    }
+  }
+  Reader r(head);
+  r.skip(8);
+  const CompressedU32 n = read_cu32(r);
+  if (!fits(n.value, 4, r.remaining() - 8)) return n.value > 0;  // a long list past the head
+  for (uint32_t i = 0; i < n.value; ++i)
+    if ((r.u32() >> 24) != kTypeSurface) return false;
+  return r.i32() == 1;
+}
+
+bool sniff_surface(Bytes head) {
+  if (head.size() != 20 && head.size() != 24) return false;
+  const Surface s = read_surface(head);
+  if ((s.type & ~kSurfaceKnownFlags) || !s.tail.empty()) return false;
+  if (s.textured()) {
+    return (s.orig_texture_id >> 24) == kTypeSurfaceTexture &&
+           (s.orig_palette_id == 0 || (s.orig_palette_id >> 24) == kTypePalette);
+  }
+  return std::isfinite(s.translucency) && std::isfinite(s.luminosity) && std::isfinite(s.diffuse);
+}
+
+bool sniff_surface_texture(Bytes head) {
+  if (head.size() < 13 || head[3] != kTypeSurfaceTexture || head[8] < 1 || head[8] > 5) return false;
+  try {
+    const SurfaceTexture s = read_surface_texture(head);
+    if (!s.tail.empty()) return false;
+    for (uint32_t t : s.textures)
+      if ((t >> 24) != kTypeTexture && (t >> 24) != kTypeTextureHighres) return false;
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+bool sniff_texture(Bytes head) {
+  if (head.size() < 24 || (head[3] != kTypeTexture && head[3] != kTypeTextureHighres)) return false;
+  const uint32_t format = u32_at(head, 16);
+  if (pixel_format_name(format) == std::string("unknown")) return false;
+  const int32_t length = static_cast<int32_t>(u32_at(head, 20));
+  if (length < 0) return false;
+  const uint64_t size = 24 + static_cast<uint64_t>(length) + (has_palette(format) ? 4 : 0);
+  return head.size() < kHeadLimit ? size == head.size() : size >= head.size();
+}
+
+bool sniff_palette(Bytes head) {
+  if (head.size() < 8 || head[3] != kTypePalette) return false;
+  const int32_t n = static_cast<int32_t>(u32_at(head, 4));
+  if (n < 0) return false;
+  const uint64_t size = 8 + 4 * static_cast<uint64_t>(n);
+  return head.size() < kHeadLimit ? size == head.size() : size >= head.size();
+}
+
+template <class K>
+Format object_format(std::string name, std::string description, bool (*sniff)(Bytes)) {
+  Format f;
+  f.name = std::move(name);
+  f.engine = "asherons_call";
+  f.description = std::move(description);
+  f.sniff = [sniff](const std::filesystem::path&, Bytes head) { return sniff(head); };
+  f.open = [](const std::filesystem::path&, Bytes bytes, const Options&) -> std::unique_ptr<Document> {
+    return std::make_unique<ObjectDocument<K>>(std::vector<uint8_t>(bytes.begin(), bytes.end()),
+                                               std::nullopt);
+  };
+  return f;
+}
+
+// ---- the creature with its meshes ------------------------------------------------------------
+
+class CreatureMeshDocument : public Document {
+ public:
+  CreatureMeshDocument(std::unique_ptr<Document> inner, const DatFile& dat, Setup setup)
+      : inner_(std::move(inner)), dat_(dat), setup_(std::move(setup)) {}
+  Json info() const override {
+    Json j = inner_->info();
+    j["meshes"] = meshes().summary;
+    return j;
+  }
+  Json dump() const override {
+    Json j = inner_->dump();
+    if (j.is_object()) j["meshes"] = meshes().summary;
+    return j;
+  }
+  std::vector<Finding> validate() const override { return inner_->validate(); }
+  std::string validate_summary(const std::vector<Finding>& f) const override {
+    return inner_->validate_summary(f);
+  }
+  std::string finding_line(const Finding& f) const override { return inner_->finding_line(f); }
+  bool own_line_form() const override { return inner_->own_line_form(); }
+  std::optional<Animated> to_neutral() const override { return inner_->to_neutral(); }
+  std::optional<MeshSet> mesh_set(std::vector<std::string>& notes) const override {
+    const CreatureMeshes& m = meshes();
+    notes.insert(notes.end(), m.notes.begin(), m.notes.end());
+    if (m.set.meshes.empty()) notes.push_back("no part draws a mesh");
+    return m.set;
+  }
+  std::vector<ClipCurves> curves() const override { return inner_->curves(); }
+
+ private:
+  const CreatureMeshes& meshes() const {
+    if (!meshes_) {
+      // The skeleton the export writes: joints found by name, so any rig or joint order works.
+      const std::optional<Animated> a = inner_->to_neutral();
+      const Skeleton sk = a ? a->skeleton : creature_skeleton(setup_, rig_parents(setup_, Rig::kFlat));
+      meshes_ = creature_meshes(dat_, setup_, sk);
+    }
+    return *meshes_;
+  }
+  std::unique_ptr<Document> inner_;
+  DatFile dat_;
+  Setup setup_;
+  mutable std::optional<CreatureMeshes> meshes_;
+};
+
+template <class K>
+std::unique_ptr<Document> open_in_dat(const DatFile& dat, uint32_t id) {
+  const std::optional<DatEntry> e = dat.find(id);
+  if (!e) throw Error(fmt::format("object {} is not in the dat", hex32(id)));
+  try {
+    return std::make_unique<ObjectDocument<K>>(dat.read(*e), id);
+  } catch (const Error& err) {
+    throw Error(fmt::format("{} {}: {}", K::kName, hex32(id), err.what()));
+  }
+}
+
+}  // namespace
+
+void add_mesh_formats(Engine& engine) {
+  engine.formats.push_back(object_format<GfxObjKind>(
+      "ac-gfx-obj", "Asheron's Call GfxObj object (0x01xxxxxx): a part's mesh", sniff_gfx_obj));
+  engine.formats.push_back(object_format<SurfaceTextureKind>(
+      "ac-surface-texture", "Asheron's Call SurfaceTexture object (0x05xxxxxx)", sniff_surface_texture));
+  engine.formats.push_back(object_format<TextureKind>(
+      "ac-texture", "Asheron's Call RenderSurface / Texture object (0x06xxxxxx, 0x07xxxxxx)", sniff_texture));
+  engine.formats.push_back(object_format<PaletteKind>(
+      "ac-palette", "Asheron's Call Palette object (0x04xxxxxx)", sniff_palette));
+  engine.formats.push_back(object_format<SurfaceKind>(
+      "ac-surface", "Asheron's Call Surface object (0x08xxxxxx; 20 or 24 bytes, no id)", sniff_surface));
+}
+
+std::unique_ptr<Document> open_mesh_object(const DatFile& dat, uint32_t id) {
+  switch (id >> 24) {
+    case kTypeGfxObj: return open_in_dat<GfxObjKind>(dat, id);
+    case kTypeSurface: return open_in_dat<SurfaceKind>(dat, id);
+    case kTypeSurfaceTexture: return open_in_dat<SurfaceTextureKind>(dat, id);
+    case kTypeTexture: case kTypeTextureHighres: return open_in_dat<TextureKind>(dat, id);
+    case kTypePalette: return open_in_dat<PaletteKind>(dat, id);
+    default: return nullptr;
+  }
+}
+
+std::unique_ptr<Document> with_creature_meshes(std::unique_ptr<Document> inner, const DatFile& dat,
+                                               Setup setup) {
+  return std::make_unique<CreatureMeshDocument>(std::move(inner), dat, std::move(setup));
+}
+
+}  // namespace animkit::asherons_call

@@ -16,6 +16,7 @@
 #include "animkit/asherons_call/neutral.h"
 #include "animkit/asherons_call/player.h"
 #include "animkit/asherons_call/synthetic.h"
+#include "animkit/asherons_call/synthetic_meshes.h"
 #include "animkit/core/demo_gltf.h"
 
 namespace animkit::asherons_call {
@@ -556,6 +557,16 @@ void demo(DemoContext& ctx) {
                          "({} joints, {} clips)\n",
                          (dir / "humanoid.dat").string(), (dir / "creature.glb").string(),
                          creature.skeleton.num_joints(), creature.clips.size());
+  // Issue 28: the textured humanoid (a box per part, every decoded pixel format); `animkit
+  // export textured.dat --setup 0x02000002 -o textured.glb` writes it with its meshes.
+  write_file(dir / "textured.dat", textured_humanoid_dat());
+  std::vector<std::string> notes;
+  const MeshSet meshes =
+      open_dat(dir / "textured.dat", {{"setup", "0x02000002"}})->mesh_set(notes).value();
+  ctx.out << fmt::format("asherons_call: wrote {} (Setup 0x02000002: {} meshes, {} materials, {} "
+                         "images)\n",
+                         (dir / "textured.dat").string(), meshes.meshes.size(),
+                         meshes.materials.size(), meshes.images.size());
 }
 
 }  // namespace

@@ -11,5 +11,8 @@ dat="$out/demo/asherons_call/humanoid.dat"
 "$animkit" export "$dat" --setup 0x02000001 --rig flat -o "$out/human-flat.glb" >/dev/null
 "$animkit" export "$dat" --setup 0x02000001 --id 0x03000111 -o "$out/human-link.glb" >/dev/null
 "$animkit" export "$dat" --id 0x02000001 -o "$out/human-by-id.glb" >/dev/null
+# Issue 28: the textured humanoid (every pixel format, solid, clip map, two-sided, scaled parts).
+"$animkit" export "$out/demo/asherons_call/textured.dat" --setup 0x02000002 -o "$out/textured.glb" >/dev/null
+"$animkit" export "$out/demo/asherons_call/textured.dat" --setup 0x02000002 -o "$out/textured.gltf" >/dev/null
 cd "$source_dir"
 node tools/validate_gltf.mjs "$out"/*.glb "$out"/*.gltf "$out/demo/asherons_call/creature.glb"

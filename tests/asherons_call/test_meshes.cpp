@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <map>
 
 #include "animkit/asherons_call/creature.h"
 #include "animkit/asherons_call/creature_mesh.h"
@@ -17,6 +18,7 @@
 #include "animkit/asherons_call/surface.h"
 #include "animkit/asherons_call/surface_texture.h"
 #include "animkit/asherons_call/synthetic.h"
+#include "animkit/asherons_call/synthetic_meshes.h"
 #include "animkit/asherons_call/texture.h"
 #include "animkit/core/dxt.h"
 #include "animkit/core/error.h"
@@ -403,6 +405,41 @@ TEST(AcMeshes, IdMismatchRefusesTheExport) {  // 12.2
   const auto findings = doc->validate();
   ASSERT_FALSE(findings.empty());
   EXPECT_EQ(findings[0].code, "ID_MISMATCH");
+}
+
+
+// Loose objects are recognised by their id's type byte and layout, a first byte 0x7B ('{')
+// included; every textured-humanoid object detects as its own format and validates clean.
+TEST(AcMeshes, LooseObjectsDetectByIdAndLayout) {
+  Registry registry;
+  register_module(registry);
+  const std::map<uint8_t, std::string> names = {{0x01, "ac-gfx-obj"},   {0x08, "ac-surface"},
+                                                {0x05, "ac-surface-texture"}, {0x06, "ac-texture"},
+                                                {0x04, "ac-palette"}};
+  size_t checked = 0;
+  for (DatObject o : textured_humanoid_objects()) {
+    const auto it = names.find(static_cast<uint8_t>(o.id >> 24));
+    if (it == names.end()) continue;
+    for (int brace = 0; brace < 2; ++brace) {
+      if (brace && it->first != 0x08) o.bytes[0] = 0x7B;  // the id 0x..00007B
+      const Format* f = registry.detect("object.bin", o.bytes);
+      ASSERT_NE(f, nullptr) << std::hex << o.id;
+      EXPECT_EQ(f->name, it->second) << std::hex << o.id;
+      const auto doc = f->open("object.bin", o.bytes, {});
+      EXPECT_TRUE(doc->validate().empty()) << std::hex << o.id;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 2u * (5 + 10 + 9 + 9 + 1));
+  // One byte more or less is no longer the layout.
+  const B gfx = worked_gfx_obj();
+  const Format* f = registry.detect("q.bin", gfx);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->name, "ac-gfx-obj");
+  B longer = gfx;
+  longer.push_back(0);
+  f = registry.detect("q.bin", longer);
+  EXPECT_TRUE(f == nullptr || f->name != "ac-gfx-obj");
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -289,7 +290,10 @@ struct Builder {
         m.alpha_mode = Material::AlphaMode::kMask;
       if (s->luminosity > 0) {  // 8: the core's Material has no emissive slot: kept in extras
         const float l = std::clamp(s->luminosity, 0.0f, 1.0f);
-        extras["emissive_factor"] = {json_float(l), json_float(l), json_float(l)};
+        Json e = Json::array();
+        for (int k = 0; k < 3; ++k)  // textured: (L, L, L); solid: L x linear colour (12.6)
+          e.push_back(json_float(s->textured() ? l : std::clamp(s->luminosity * m.base_color[k], 0.0f, 1.0f)));
+        extras["emissive_factor"] = std::move(e);
       }
     }
     m.extras = std::move(extras);

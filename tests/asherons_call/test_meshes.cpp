@@ -6,7 +6,13 @@
 
 #include <cmath>
 #include <cstring>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <set>
 
 #include "animkit/asherons_call/creature.h"
 #include "animkit/asherons_call/creature_mesh.h"
@@ -440,6 +446,47 @@ TEST(AcMeshes, LooseObjectsDetectByIdAndLayout) {
   longer.push_back(0);
   f = registry.detect("q.bin", longer);
   EXPECT_TRUE(f == nullptr || f->name != "ac-gfx-obj");
+}
+
+// `DAT --setup ID` opens the creature with its meshes: mesh_set for export / view, and `info`
+// listing meshes, vertex counts and every texture's format.
+TEST(AcMeshes, TexturedHumanoidThroughTheRegistry) {
+  Registry registry;
+  register_module(registry);
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / fmt::format("ac_meshes_{}.dat", ::getpid());
+  {
+    const std::vector<uint8_t> bytes = textured_humanoid_dat();
+    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
+                                                static_cast<std::streamsize>(bytes.size()));
+  }
+  const auto doc = registry.open(path, {{"setup", "0x02000002"}});
+  std::filesystem::remove(path);
+  std::vector<std::string> notes;
+  const std::optional<MeshSet> set = doc->mesh_set(notes);
+  ASSERT_TRUE(set);
+  EXPECT_TRUE(notes.empty()) << notes.front();
+  // 5 boxes of 6 quads; part 3 (sides 2) draws both sides; surfaces rotate over 10.
+  size_t triangles = 0;
+  for (const Mesh& m : set->meshes) triangles += m.indices.size() / 3;
+  EXPECT_EQ(triangles, 5u * 12 + 12);
+  EXPECT_EQ(set->images.size(), 9u);  // one per pixel format
+  const Json info = doc->info();
+  ASSERT_EQ(info["meshes"]["meshes"].size(), 5u);
+  EXPECT_EQ(info["meshes"]["meshes"][3]["triangles"], 24);
+  std::set<std::string> formats;
+  for (const Json& t : info["meshes"]["textures"]) formats.insert(t["format"].get<std::string>());
+  EXPECT_EQ(formats, (std::set<std::string>{"P8", "INDEX16", "R8G8B8", "A8R8G8B8", "R5G6B5",
+                                            "A4R4G4B4", "DXT1", "DXT3", "DXT5"}));
+  // Every vertex bound with weight 1 to one part joint; the skeleton has 6 joints.
+  const std::optional<Animated> a = doc->to_neutral();
+  ASSERT_TRUE(a);
+  for (const Mesh& m : set->meshes)
+    for (size_t v = 0; v < m.joints.size(); ++v) {
+      EXPECT_GE(m.joints[v][0], 1);
+      EXPECT_LT(m.joints[v][0], a->skeleton.num_joints());
+      EXPECT_EQ(m.weights[v][0], 1.0f);
+    }
 }
 
 }  // namespace

@@ -225,7 +225,12 @@ bool sniff_gfx_obj(Bytes head) {
 
 bool sniff_surface(Bytes head) {
   if (head.size() != 20 && head.size() != 24) return false;
-  const Surface s = read_surface(head);
+  Surface s;
+  try {
+    s = read_surface(head);
+  } catch (const Error&) {
+    return false;  // a textured type in 20 bytes
+  }
   if ((s.type & ~kSurfaceKnownFlags) || !s.tail.empty()) return false;
   if (s.textured()) {
     return (s.orig_texture_id >> 24) == kTypeSurfaceTexture &&

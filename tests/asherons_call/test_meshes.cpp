@@ -446,6 +446,10 @@ TEST(AcMeshes, LooseObjectsDetectByIdAndLayout) {
   longer.push_back(0);
   f = registry.detect("q.bin", longer);
   EXPECT_TRUE(f == nullptr || f->name != "ac-gfx-obj");
+  // 20 bytes with a textured Surface type is no Surface (it needs 24), and no crash.
+  const B twenty = {0x02, 0, 0, 0, 0xA0, 0x0F, 0x00, 0x05, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  f = registry.detect("s.bin", twenty);
+  EXPECT_TRUE(f == nullptr || f->name != "ac-surface");
 }
 
 // `DAT --setup ID` opens the creature with its meshes: mesh_set for export / view, and `info`

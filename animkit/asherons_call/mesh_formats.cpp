@@ -68,6 +68,28 @@ struct GfxObjKind {
     std::vector<std::string> notes;
     gfx_obj_triangles(g, notes);
     for (std::string& n : notes) out.push_back({Finding::Level::kWarning, "POLYGON", where, n, ""});
+    // 8 "Checks": each positive side's fan normal against its corners' mean stored normal (the
+    // winding inference of 7); a count of disagreeing polygons, for real data to confirm.
+    size_t against = 0, checked = 0;
+    for (const Polygon& p : g.drawing_polygons) {
+      Vec3 fan{}, mean{};
+      std::vector<const SWVertex*> vs;
+      for (uint16_t id : p.vertex_ids)
+        for (const SWVertex& v : g.vertices)
+          if (v.key == id) vs.push_back(&v);
+      if (vs.size() != p.vertex_ids.size() || vs.size() < 3) continue;
+      for (size_t k = 1; k + 1 < vs.size(); ++k)
+        fan = fan + cross(vs[k]->origin - vs[0]->origin, vs[k + 1]->origin - vs[0]->origin);
+      for (const SWVertex* v : vs) mean = mean + v->normal;
+      if (length(fan) < 1e-12f || length(mean) < 1e-6f) continue;
+      ++checked;
+      if (dot(fan, mean) <= 0) ++against;
+    }
+    if (against)
+      out.push_back({Finding::Level::kWarning, "WINDING", where,
+                     fmt::format("{} of {} drawing polygons: the fan normal points away from the "
+                                 "stored vertex normals (meshes page 7 infers counter-clockwise)",
+                                 against, checked), ""});
     for (const Polygon& p : g.drawing_polygons)
       for (size_t i = 0; i < p.pos_uv.size(); ++i) {
         bool bad = true;

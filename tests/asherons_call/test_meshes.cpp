@@ -413,6 +413,20 @@ TEST(AcMeshes, IdMismatchRefusesTheExport) {  // 12.2
   EXPECT_EQ(findings[0].code, "ID_MISMATCH");
 }
 
+TEST(AcMeshes, ReversedWindingIsAWarning) {  // 8 "Checks"
+  Registry registry;
+  register_module(registry);
+  GfxObj g = read_gfx_obj(worked_gfx_obj());
+  const Format* f = registry.format("ac-gfx-obj");
+  ASSERT_NE(f, nullptr);
+  EXPECT_TRUE(f->open("q.bin", worked_gfx_obj(), {})->validate().empty());
+  std::swap(g.drawing_polygons[0].vertex_ids[1], g.drawing_polygons[0].vertex_ids[3]);
+  const auto findings = f->open("q.bin", write_gfx_obj(g), {})->validate();
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].code, "WINDING");
+  EXPECT_EQ(findings[0].level, Finding::Level::kWarning);
+}
+
 
 // Loose objects are recognised by their id's type byte and layout, a first byte 0x7B ('{')
 // included; every textured-humanoid object detects as its own format and validates clean.

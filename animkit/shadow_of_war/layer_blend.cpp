@@ -6,8 +6,30 @@
 
 namespace animkit::shadow_of_war {
 
+namespace {
+// a = 1 on every joint (weight >= 1, no set): the pose's share 1 - a = 0 is skipped and BlendSum
+// holds the layer alone: 0 + x * 1 per component (the sign test on the zero sum never flips:
+// 0 * r is +-0 or NaN, neither below 0), total 1, so the result is x + 0 (-0 -> +0, the rest
+// unchanged) and the rotation normalised. The same floats, without the general path's per-joint
+// weights, clamps and dot products: the crowd's usual BLEND (the state tracker over the base's
+// reference pose, issue 29 item 4).
+Vec3 plus_zero(Vec3 v) { return {0.f + v.x, 0.f + v.y, 0.f + v.z}; }
+void blend_full_layer(std::span<Transform> pose, std::span<const Transform> layer) {
+  for (size_t j = 0; j < pose.size(); ++j) {
+    const Transform& x = layer[j];
+    const Quat& r = x.rotation;
+    pose[j] = {plus_zero(x.translation), normalize({0.f + r.x, 0.f + r.y, 0.f + r.z, 0.f + r.w}),
+               plus_zero(x.scale)};
+  }
+}
+}  // namespace
+
 void blend_layer(std::span<Transform> pose, std::span<const Transform> layer,
                  std::span<const Transform> rest, float weight, std::span<const float> weight_set) {
+  if (weight >= 1.f && weight_set.empty()) {
+    blend_full_layer(pose, layer);
+    return;
+  }
   for (size_t j = 0; j < pose.size(); ++j) {
     const float a = std::clamp(layer_weight(weight, weight_set, j), 0.f, 1.f);
     const float keep = 1.f - a;

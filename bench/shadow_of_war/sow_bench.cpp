@@ -14,7 +14,8 @@
 //   BM_CrowdBesideReferences/characters  in each iteration the fixed arithmetic and a 64 MB read
 //                                      on 1 and 2 threads, then a crowd frame on 1 and 2 threads:
 //                                      the crowd in characters per 16.7 ms beside the references
-//                                      and per reference unit (issue 29)
+//                                      and per reference unit, and the bytes of its own memory
+//                                      a character-frame reads and writes (issue 29)
 #include <benchmark/benchmark.h>
 #include <time.h>
 
@@ -171,6 +172,27 @@ double read_seconds(const std::vector<uint64_t>& buffer, int threads, uint64_t& 
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// What one character-frame reads and writes of the character's own memory (the clips and the
+// graph are shared; the per-thread scratch stays in cache), averaged over the crowd as it stands:
+// the Character object (its ModelAnimation inside it), the trackers, blend entries, cursors and
+// their slots, the operations and the output pose. A lower bound on the traffic (whole cache
+// lines move), comparable from run to run since the crowd's schedule is fixed.
+double streamed_bytes(const Scene& scene) {
+  const auto& cs = scene.crowd->characters();
+  double bytes = 0;
+  for (const auto& c : cs) {
+    const ModelAnimation& m = c->model();
+    bytes += sizeof(Character);
+    bytes += static_cast<double>(m.trackers.size() * sizeof(Tracker) +
+                                 m.blend_entries.size() * sizeof(BlendEntry) +
+                                 m.operations.size() * sizeof(Operation) +
+                                 m.output.size() * sizeof(Transform));
+    for (const SamplingCursor& k : m.cursors)
+      bytes += static_cast<double>(sizeof(k) + k.slot_count() * sizeof(SamplingCursor::Slot));
+  }
+  return cs.empty() ? 0 : bytes / static_cast<double>(cs.size());
+}
+
 // Each iteration runs, back to back so the machine's load hits them alike: the fixed arithmetic
 // on 1 and 2 threads, a 64 MB read on 1 and 2 threads, and one frame of the crowd on 1 thread
 // (0 workers) and on 2 (1 worker). Counters: the references (arithmetic steps per second and
@@ -210,12 +232,14 @@ void BM_CrowdBesideReferences(benchmark::State& state) {
   }
   state.counters["ref_speedup_2t"] = 2 * arith[0] / arith[1];
   state.counters["crowd_speedup_2t"] = crowd[0] / crowd[1];
+  state.counters["streamed_bytes_per_character_frame"] = streamed_bytes(runs[1].scene);
 }
 BENCHMARK(BM_CrowdBesideReferences)
     ->ArgName("characters")
     ->Arg(2048)
     ->Arg(20480)
     ->UseRealTime()
+    ->MinTime(2.0)
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -211,9 +211,10 @@ BENCHMARK(BM_CrowdOwnWorkspace)
 //   memory           one thread streaming a 256 MB buffer (read and write back), mem_GBps
 // next to the crowd of N characters updated by Crowd::update on 1 and 2 threads. The crowd's
 // figures: characters per 16.7 ms frame (wall clock) on 1 and 2 threads, their ratio, CPU time of
-// all the process's threads per character update, and characters per reference unit (N x
-// ref_unit / the crowd's time: how many characters two threads update in the time one thread
-// runs the reference loop once; independent of the machine's speed to first order).
+// all the process's threads per character update, and characters per reference unit on 1 and 2
+// threads (N x the reference's time on that many threads / the crowd's time: how many characters
+// are updated in the time the same threads run the fixed reference work once; independent of the
+// machine's speed and, to first order, of its load), and per GB/s of the memory reference.
 
 constexpr long kReferenceSteps = 4'000'000;
 
@@ -287,7 +288,13 @@ void BM_CrowdInOneRun(benchmark::State& state) {
   state.counters["chars_per_16.7ms_2t"] = n * (1.0 / 60.0) * it / wall[1];
   state.counters["cpu_ns_per_char_1t"] = 1e9 * cpu[0] / (it * n);
   state.counters["cpu_ns_per_char_2t"] = 1e9 * cpu[1] / (it * n);
-  state.counters["chars_per_ref_unit_2t"] = n * unit * it / wall[1];
+  // Per reference unit: the crowd's time against the reference's on the same thread count (the
+  // 2-thread unit is the same fixed work split over two threads), and against the memory stream.
+  state.counters["chars_per_ref_unit_1t"] = n * ref.one_thread / wall[0];
+  state.counters["chars_per_ref_unit_2t"] = n * ref.two_threads / wall[1];
+  const double mem_gbps =
+      2.0 * static_cast<double>(ref.buffer.size() * sizeof(uint64_t)) * it / ref.memory * 1e-9;
+  state.counters["chars_per_16.7ms_per_GBps_2t"] = n * (1.0 / 60.0) * it / wall[1] / mem_gbps;
 }
 BENCHMARK(BM_CrowdInOneRun)
     ->ArgName("characters")

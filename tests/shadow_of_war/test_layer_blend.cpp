@@ -74,6 +74,38 @@ TEST(PoseBlend, LayerBlendIsBitIdenticalToBlendingJob) {
   EXPECT_GT(joints_checked, 20000u);
 }
 
+// The full-weight layer (weight >= 1, no set: the crowd's usual BLEND) takes a shorter path; it
+// must still be BlendingJob's float for float, on the values where a shortcut could go wrong:
+// -0 (BlendingJob's sum starts at +0), NaN and infinite components, zero and non-finite
+// rotations (the identity), rotations of either sign, and weights 1, 1.5 and +inf.
+TEST(PoseBlend, FullWeightLayerIsBitIdenticalToBlendingJob) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const float values[] = {0.f, -0.f, 1.f, -2.5f, nan, inf, -inf, 1e-30f, -1e30f};
+  std::mt19937 rng(29);
+  size_t joints_checked = 0;
+  for (int round = 0; round < 300; ++round) {
+    const size_t n = 1 + rng() % 40;
+    std::vector<Transform> pose(n), layer(n), rest(n);
+    auto pick = [&] { return values[rng() % std::size(values)]; };
+    for (size_t j = 0; j < n; ++j) {
+      pose[j].translation = {pick(), pick(), pick()};
+      layer[j].translation = {pick(), pick(), pick()};
+      layer[j].rotation = rng() % 2 ? Quat{pick(), pick(), pick(), pick()}
+                                    : normalize(Quat{-0.3f, 0.1f * float(j), -0.f, -0.9f});
+      layer[j].scale = {pick(), pick(), pick()};
+      rest[j].translation = {pick(), 1.f, 2.f};
+    }
+    const float weights[] = {1.f, 1.5f, inf};
+    const float weight = weights[round % 3];
+    const std::vector<Transform> expected = blending_job(pose, layer, rest, weight, {});
+    blend_layer(pose, layer, rest, weight, {});
+    for (size_t j = 0; j < n; ++j, ++joints_checked)
+      ASSERT_TRUE(same_bits(pose[j], expected[j])) << "round " << round << " joint " << j;
+  }
+  EXPECT_GT(joints_checked, 3000u);
+}
+
 // A weight at or past 1 without a set gives the layer (normalised), whatever the pose was: the
 // rule the pose job's skipped operations rely on.
 TEST(PoseBlend, FullWeightGivesTheLayerAlone) {

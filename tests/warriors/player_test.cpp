@@ -2,7 +2,10 @@
 // "Animation tasks", "Fades", "Gait blend", "The task stack", "Root motion").
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
+#include <limits>
+#include <random>
 #include <numbers>
 
 #include "animkit/warriors/builder.h"
@@ -124,6 +127,51 @@ TEST(WarriorsPose, BlendTags) {
   pose_blend_partial(a, b, 1.0f, out, 28);
   EXPECT_EQ(out.rotations[3], a.rotations[3]);
   EXPECT_NEAR(out.rotations[29].x, q.x, 1e-6f);
+}
+
+// Pose_BlendPartial over the whole pose (the crowd's blends run four bones at a time) gives each
+// body bone exactly the rule's float: two tagged keep the lower's value, otherwise the core's
+// slerp with the tag cleared. Random rotations, near-parallel pairs (nlerp), opposite
+// hemispheres, tags, zero and NaN quaternions, weights inside and outside [0, 1], in place too.
+TEST(WarriorsPose, WholePoseBlendIsTheRuleBitForBit) {
+  std::mt19937 rng(25);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const auto bits = [](const Quat& q) {
+    return std::array<uint32_t, 4>{std::bit_cast<uint32_t>(q.x), std::bit_cast<uint32_t>(q.y),
+                                   std::bit_cast<uint32_t>(q.z), std::bit_cast<uint32_t>(q.w)};
+  };
+  const auto rotation = [&](const Quat& near) {
+    switch (rng() % 8) {
+      case 0: return Quat{0, 0, 0, 0};
+      case 1: return Quat{nan, 0, 0, 1};
+      case 2: return near;
+      case 3: return normalize(Quat{near.x + 1e-3f * u(rng), near.y, near.z, near.w});
+      case 4: return -normalize(Quat{near.x, near.y + 1e-3f * u(rng), near.z, near.w});
+      default: return normalize(Quat{u(rng), u(rng), u(rng), u(rng)});
+    }
+  };
+  const float weights[] = {0.f, 1.f, 0.25f, 0.5f, -0.5f, 1.5f, nan, 0.999f};
+  int checked = 0;
+  for (int round = 0; round < 400; ++round) {
+    WarPose a = default_pose(), b = default_pose();
+    for (int bone = 1; bone < kNumBones; ++bone) {
+      a.rotations[bone] = tagged(rotation(Quat::identity()), rng() % 3 == 0);
+      b.rotations[bone] = tagged(rotation(a.rotations[bone]), rng() % 3 == 0);
+    }
+    const float w = round % 2 ? weights[rng() % std::size(weights)] : u(rng) + 0.5f;
+    WarPose out, in_place = a;
+    pose_blend_partial(a, b, w, out);
+    pose_blend_partial(in_place, b, w, in_place);
+    for (int bone = 1; bone < kNumBones; ++bone, ++checked) {
+      const Quat& x = a.rotations[bone];
+      const Quat& y = b.rotations[bone];
+      const Quat expect = is_tagged(x) && is_tagged(y) ? x : tagged(slerp(x, y, w), false);
+      ASSERT_EQ(bits(out.rotations[bone]), bits(expect)) << "round " << round << " bone " << bone;
+      ASSERT_EQ(bits(in_place.rotations[bone]), bits(expect)) << "round " << round;
+    }
+  }
+  EXPECT_EQ(checked, 400 * 33);
 }
 
 // warriors.txt "Bone transforms".

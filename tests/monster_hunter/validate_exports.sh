@@ -28,6 +28,9 @@ node -e '
 const b = require("fs").readFileSync(process.argv[1]);
 const j = JSON.parse(b.subarray(20, 20 + b.readUInt32LE(12)).toString());
 if (!j.meshes || !j.skins || !j.images) { console.log("view: no skinned, textured mesh"); process.exit(1); }' "$out/view.glb"
+node -e '
+const i = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+if (!(i.files[0].meshes > 0)) { console.log("view: the index does not count the meshes"); process.exit(1); }' "$out/view.json"
 cd "$source_dir"
 report=$(node tools/validate_gltf.mjs "$out"/*.glb "$out"/*.gltf)
 echo "$report"

@@ -81,6 +81,8 @@ py::list element_list(std::vector<T>& items, py::handle self) {
   return out;
 }
 
+}  // namespace
+
 const Clip& pick_clip(const Animated& a, const py::object& which, Clip& rest) {
   if (which.is_none()) return rest;
   if (py::isinstance<py::str>(which)) {
@@ -102,6 +104,8 @@ const Clip& pick_clip(const Animated& a, const py::object& which, Clip& rest) {
   }
   throw py::value_error("the clip belongs to another model");
 }
+
+namespace {
 
 // Samples `clip` at each time (SamplingJob), then model space (LocalToModelJob): what
 // `animkit pose` computes, as (times, joints, ...) arrays.

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "animkit/core/registry.h"
+#include "animkit/core/skeleton.h"
 
 namespace animkit::python {
 
@@ -27,7 +28,11 @@ std::string path_arg(const py::handle& path);
 // engine names it so, values become text (paths, numbers; lists joined by commas, bools 1 / 0).
 Options to_options(const py::kwargs& kwargs);
 
+// The clip a Python argument names in `a`: None (then `rest`), a name, an index or a Clip of `a`.
+const Clip& pick_clip(const Animated& a, const py::object& which, Clip& rest);
+
 void bind_animated(py::module_& m);
+void bind_runtime(py::module_& m);
 void bind_document(py::module_& m);
 void bind_play(py::module_& m);
 void bind_call_of_duty(py::module_& m);

@@ -77,11 +77,12 @@ std::shared_ptr<Animated> neutral(PyDocument& d) {
 
 // What the CLI's export does with several inputs (tools/animkit/common.cpp, merge_neutral): the
 // first skeleton, then every clip of the others that fits it.
-Animated merge(const std::vector<std::shared_ptr<Animated>>& parts) {
+Animated merge(const std::vector<std::shared_ptr<Animated>>& parts, size_t* base_index = nullptr) {
   const Animated* base = nullptr;
-  for (const auto& a : parts) {
-    if (a && a->skeleton.num_joints() > 0) {
-      base = a.get();
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (parts[i] && parts[i]->skeleton.num_joints() > 0) {
+      base = parts[i].get();
+      if (base_index) *base_index = i;
       break;
     }
   }
@@ -105,28 +106,42 @@ Animated merge(const std::vector<std::shared_ptr<Animated>>& parts) {
   return merged;
 }
 
-std::shared_ptr<Animated> merge_sources(const py::iterable& sources, const py::kwargs& kwargs) {
+// The merged model and, as the CLI's export takes them (Document::mesh_set), the meshes of the
+// document that gave the skeleton; its notes join the model's.
+struct Merged {
+  std::shared_ptr<Animated> model;
+  std::optional<MeshSet> meshes;
+};
+
+Merged merge_sources(const py::iterable& sources, const py::kwargs& kwargs, bool with_meshes) {
   std::vector<std::shared_ptr<Animated>> parts;
+  std::vector<std::shared_ptr<const Document>> docs;  // null for an Animated source
   for (py::handle s : sources) {
     if (py::isinstance<PyDocument>(s)) {
       parts.push_back(neutral(s.cast<PyDocument&>()));
+      docs.push_back(s.cast<PyDocument&>().doc);
     } else if (py::isinstance<Animated>(s)) {
       parts.push_back(s.cast<std::shared_ptr<Animated>>());
+      docs.push_back(nullptr);
     } else {
       PyDocument d = open_document(py::reinterpret_borrow<py::object>(s), kwargs);
       parts.push_back(neutral(d));
+      docs.push_back(d.doc);
     }
   }
   py::gil_scoped_release release;
-  return std::make_shared<Animated>(merge(parts));
+  size_t base = 0;
+  Merged out{std::make_shared<Animated>(merge(parts, &base)), std::nullopt};
+  if (with_meshes && docs[base]) out.meshes = docs[base]->mesh_set(out.model->notes);
+  return out;
 }
 
-void write_gltf(const Animated& a, const std::string& path, float rate) {
+void write_gltf(const Animated& a, const std::string& path, float rate, const MeshSet* meshes) {
   gltf::ExportOptions eo;
   eo.binary = std::filesystem::path(path).extension() != ".gltf";
   eo.resample_rate = rate;
   py::gil_scoped_release release;
-  gltf::write(a, path, eo);
+  gltf::write(a, path, eo, meshes);
 }
 
 }  // namespace
@@ -217,7 +232,9 @@ void bind_document(py::module_& m) {
           [](PyDocument& d, const py::object& path, float rate) {
             const auto a = neutral(d);
             if (!a) throw Error("the file holds no skeleton or animation", std::nullopt, d.path);
-            write_gltf(merge({a}), path_arg(path), rate);
+            Animated merged = merge({a});
+            const std::optional<MeshSet> meshes = d.doc->mesh_set(merged.notes);  // a model's
+            write_gltf(merged, path_arg(path), rate, meshes ? &*meshes : nullptr);
           },
           py::arg("path"), py::arg("rate") = 0.0f,
           "Writes glTF 2.0 (.glb, or .gltf with the buffer embedded), as `animkit export FILE\n"
@@ -240,7 +257,7 @@ void bind_document(py::module_& m) {
   m.def(
       "merge",
       [](const py::iterable& sources, const py::kwargs& kwargs) {
-        return merge_sources(sources, kwargs);
+        return merge_sources(sources, kwargs, false).model;
       },
       py::arg("sources"),
       "merge(sources, **engine_options) -> Animated\n\n"
@@ -250,19 +267,21 @@ void bind_document(py::module_& m) {
   m.def(
       "export",
       [](const py::iterable& sources, const py::object& path, float rate, const py::kwargs& kwargs) {
-        const auto a = merge_sources(sources, kwargs);
-        write_gltf(*a, path_arg(path), rate);
+        const Merged m = merge_sources(sources, kwargs, true);
+        const auto& a = m.model;
+        write_gltf(*a, path_arg(path), rate, m.meshes ? &*m.meshes : nullptr);
         py::dict out;
         out["output"] = text(path_arg(path));
         out["joints"] = a->skeleton.num_joints();
         out["clips"] = a->clips.size();
+        out["meshes"] = m.meshes ? m.meshes->meshes.size() : 0;
         out["notes"] = a->notes;
         return out;
       },
       py::arg("sources"), py::arg("path"), py::arg("rate") = 0.0f,
       "export(sources, path, rate=0, **engine_options) -> dict\n\n"
       "`animkit export FILE... -o PATH`: glTF 2.0 of the merged sources (see merge); returns\n"
-      "the report `animkit export --json` prints (output, joints, clips, notes).");
+      "the report `animkit export --json` prints (output, joints, clips, meshes, notes).");
 }
 
 }  // namespace animkit::python

@@ -202,6 +202,7 @@ PYBIND11_MODULE(_animkit, m) {
       "core.glb) and returns the report. `engine` runs one engine's part only.");
 
   bind_animated(m);
+  bind_runtime(m);
   bind_document(m);
   bind_play(m);
   bind_call_of_duty(m);

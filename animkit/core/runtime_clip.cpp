@@ -7,6 +7,10 @@
 #include <tuple>
 #include <type_traits>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "animkit/core/error.h"
 #include "animkit/core/limits.h"
 #include "animkit/core/sampling_job.h"
@@ -335,6 +339,43 @@ constexpr int dim_of() {
   return std::is_same_v<Key, RuntimeClip::Vec3Key> ? 3 : 4;
 }
 
+#if defined(__SSE2__)
+// Key i's value as four lanes (a Vec3Key's fourth lane is not a component). A Vec3Key reads
+// from its `track` field and shifts, so no load passes the key's own end.
+inline __m128 lanes(const RuntimeClip::Vec3Key& key) {
+  const __m128 t = _mm_loadu_ps(reinterpret_cast<const float*>(&key.track));  // track v0 v1 v2
+  return _mm_shuffle_ps(t, t, _MM_SHUFFLE(0, 3, 2, 1));
+}
+inline __m128 lanes(const RuntimeClip::QuatKey& key) {
+  const __m128i q = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(key.v));
+  const __m128i wide = _mm_srai_epi32(_mm_unpacklo_epi16(q, q), 16);  // sign-extended
+  return _mm_mul_ps(_mm_cvtepi32_ps(wide), _mm_set1_ps(1.f / 32767.f));  // = dequantize
+}
+inline __m128 lanes(const RuntimeClip::ExactQuatKey& key) { return _mm_loadu_ps(key.v); }
+#endif
+
+// Rows[k][i] = component k of keys[i], i < count: the seek's transpose of a run's keys into the
+// cache (issue 34, item 2: four keys per step on SSE2 instead of one component per step; the
+// same values as component()).
+template <class Key>
+inline void transpose_keys(const Key* keys, uint32_t count, float* const* rows) {
+  constexpr int dim = dim_of<Key>();
+  uint32_t i = 0;
+#if defined(__SSE2__)
+  for (; i + 4 <= count; i += 4) {
+    __m128 a = lanes(keys[i]), b = lanes(keys[i + 1]), c = lanes(keys[i + 2]), d = lanes(keys[i + 3]);
+    _MM_TRANSPOSE4_PS(a, b, c, d);
+    _mm_storeu_ps(rows[0] + i, a);
+    _mm_storeu_ps(rows[1] + i, b);
+    _mm_storeu_ps(rows[2] + i, c);
+    if constexpr (dim == 4) _mm_storeu_ps(rows[3] + i, d);
+  }
+#endif
+  for (; i < count; ++i) {
+    for (int k = 0; k < dim; ++k) rows[k][i] = component(keys[i], k);
+  }
+}
+
 // Calls f(channel index, channel) for the three channels, the rotations in the clip's precision.
 template <class F>
 void each_channel(const RuntimeClip& clip, F&& f) {
@@ -413,12 +454,14 @@ void RuntimeCursor::load(int c, const RuntimeClip::Channel<Key>& ch,
   const size_t stride = stride_;
   const Key* a = ch.stream.data() + left;
   const Key* b = ch.stream.data() + right;
+  float* l[4];
+  float* r[4];
   for (int k = 0; k < dim; ++k) {
-    float* l = cache + (kLeft + k) * stride;
-    float* r = cache + (kLeft + dim + k) * stride;
-    for (uint32_t i = 0; i < count; ++i) l[i] = component(a[i], k);
-    for (uint32_t i = 0; i < count; ++i) r[i] = component(b[i], k);
+    l[k] = cache + (kLeft + k) * stride;
+    r[k] = cache + (kLeft + dim + k) * stride;
   }
+  transpose_keys(a, count, l);
+  transpose_keys(b, count, r);
   const float inv = inverse_span(false, t0, t1);
   const uint8_t* step = ch.step.data() + first;
   float* inv_row = cache + kInv * stride;

@@ -9,6 +9,9 @@ Asheron's Call, Shadow of War).
     a = doc.animated()                        # skeleton + clips, keys as NumPy arrays
     a.clips[0].joints[3].rotation.values      # (keys, 4) float32, x y z w
     doc.export("walk.glb")                    # glTF 2.0
+    rc = animkit.RuntimeClip(a, "walk")       # compiled once: the SIMD sampler
+    rc.sample(times)["rotations"]             # (len(times), joints, 4) per call
+    animkit.blend([rc, rc2], [0.7, 0.3], times, model_space=True)
     for update in animkit.warriors.play("warriors-scenario.json"):
         print(update)                         # one trace dict per update
 
@@ -23,8 +26,10 @@ from ._animkit import (  # noqa: F401
     Error,
     JointTracks,
     QuatTrack,
+    RuntimeClip,
     Skeleton,
     Vec3Track,
+    blend,
     demo,
     engines,
     export,
@@ -44,8 +49,8 @@ from . import (  # noqa: F401
 )
 
 __all__ = [
-    "Animated", "Clip", "Document", "Error", "JointTracks", "QuatTrack", "Skeleton",
-    "Trace", "Vec3Track", "demo", "engines", "export", "formats", "import_gltf", "merge", "open",
+    "Animated", "Clip", "Document", "Error", "JointTracks", "QuatTrack", "RuntimeClip", "Skeleton",
+    "Trace", "Vec3Track", "blend", "demo", "engines", "export", "formats", "import_gltf", "merge", "open",
     "play", "read_gltf",
     "asherons_call", "call_of_duty", "monster_hunter", "shadow_of_war", "warriors",
 ]

@@ -249,9 +249,20 @@ TEST(RuntimeClip, TracksOnTheSameTimesShareASearch) {
 }
 
 // The cursor played forward gives exactly what a seek to the same time gives.
+void ForwardPlayEqualsSeekAt(RuntimePrecision precision);
+
+// 13 joints keyed alike: one run per channel, so a seek transposes the keys four at a time and
+// then one (issue 34, item 2), while forward play decodes key by key: both precisions.
 TEST(RuntimeClip, ForwardPlayEqualsSeek) {
+  for (RuntimePrecision precision : {RuntimePrecision::kCompact, RuntimePrecision::kExact}) {
+    SCOPED_TRACE(precision == RuntimePrecision::kExact ? "exact" : "compact");
+    ForwardPlayEqualsSeekAt(precision);
+  }
+}
+
+void ForwardPlayEqualsSeekAt(RuntimePrecision precision) {
   const Animated a = synthetic_workload(13, 2, 30);
-  const RuntimeClip rc(a.clips[0], a.skeleton.rest);
+  const RuntimeClip rc(a.clips[0], a.skeleton.rest, precision);
   RuntimeCursor forward;
   SoaPose p0(13), p1(13);
   for (float t = -0.1f; t < 2.2f; t += 1.f / 60) {

@@ -12,6 +12,7 @@
 #include "animkit/monster_hunter/document.h"
 #include "animkit/monster_hunter/pac.h"
 #include "animkit/monster_hunter/synthetic.h"
+#include "animkit/monster_hunter/synthetic_model.h"
 #include "tests/common/run_cli.h"
 
 namespace animkit::monster_hunter {
@@ -122,6 +123,81 @@ TEST_F(MhCli, ExportAPacSaysHowManyEntries) {
   EXPECT_FALSE(fs::exists(dir_ / "big.glb"));
   r = Run("plot " + pac + " -o " + P("plot.svg"));
   EXPECT_EQ(r.code, 0) << r.err;
+}
+
+// The JSON chunk of a .glb (glTF 2.0 binary: 12-byte header, then the JSON chunk's length and
+// type "JSON").
+Json glb_json(const std::string& glb) {
+  EXPECT_GE(glb.size(), 20u);
+  EXPECT_EQ(glb.substr(0, 4), "glTF");
+  EXPECT_EQ(glb.substr(16, 4), "JSON");
+  uint32_t length = 0;
+  std::memcpy(&length, glb.data() + 12, 4);
+  return Json::parse(glb.substr(20, length));
+}
+
+// issue 27 item 1: the shared `export` of a model PAC carries the skinned, textured mesh (the
+// synthetic model: 5 groups, 4 quads of 4 vertices and a 3-vertex list, 7 TMH images), and
+// `info` / `dump` list the meshes, vertex counts, textures and formats.
+TEST_F(MhCli, SharedExportAndInfoCarryTheModel) {
+  MonsterSpec spec;
+  spec.severed = 2;
+  const Monster m = synthetic_monster(spec);
+  write_file(dir_ / "model.pac", synthetic_model_pac(m, 5));
+  Result r = Run("export " + P("model.pac") + " -o " + P("m.glb"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find(", 5 meshes\n"), std::string::npos) << r.out;
+  for (const char* name : {"m.glb", "m.gltf"}) {
+    if (std::string(name) == "m.gltf") {
+      r = Run("export " + P("model.pac") + " -o " + P(name));
+      ASSERT_EQ(r.code, 0) << r.err;
+    }
+    const std::string bytes = Slurp(dir_ / name);
+    const Json j = std::string(name) == "m.glb" ? glb_json(bytes) : Json::parse(bytes);
+    ASSERT_EQ(j["meshes"].size(), 1u);
+    const Json& prims = j["meshes"][0]["primitives"];
+    ASSERT_EQ(prims.size(), 5u);
+    size_t vertices = 0;
+    for (const Json& p : prims) {
+      const Json& at = p["attributes"];
+      for (const char* a : {"POSITION", "TEXCOORD_0", "JOINTS_0", "WEIGHTS_0"}) {
+        EXPECT_TRUE(at.contains(a)) << a;
+      }
+      vertices += j["accessors"][at["POSITION"].get<size_t>()]["count"].get<size_t>();
+      EXPECT_TRUE(p.contains("material"));
+    }
+    EXPECT_EQ(vertices, 4u * 4 + 3);
+    EXPECT_EQ(j["images"].size(), 7u);
+    for (const Json& im : j["images"]) EXPECT_EQ(im["mimeType"], "image/png");
+    EXPECT_EQ(j["materials"].size(), 7u);
+    ASSERT_EQ(j["skins"].size(), 1u);
+    EXPECT_EQ(j["skins"][0]["joints"].size(), m.skeleton.bones.size());
+    bool skinned = false;  // one node carries the mesh and the skin
+    for (const Json& n : j["nodes"]) skinned |= n.contains("mesh") && n.contains("skin");
+    EXPECT_TRUE(skinned);
+  }
+  r = Run("info --json " + P("model.pac"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  Json j = Json::parse(r.out);
+  EXPECT_EQ(j["model"]["groups"], 5);
+  EXPECT_EQ(j["model"]["vertices"], 4 * 4 + 3);
+  ASSERT_EQ(j["model"]["per_group"].size(), 5u);
+  EXPECT_EQ(j["model"]["per_group"][0]["vertices"], 4);
+  EXPECT_EQ(j["model"]["per_group"][4]["vertices"], 3);
+  const std::vector<std::string> formats{"clut4", "clut8", "5650", "8888", "dxt1", "4444", "clut32"};
+  ASSERT_EQ(j["textures"]["images"].size(), formats.size());
+  for (size_t i = 0; i < formats.size(); ++i) {
+    EXPECT_EQ(j["textures"]["images"][i]["format_name"], formats[i]) << i;
+  }
+  r = Run("info " + P("model.pac"));  // the text form says the same
+  EXPECT_NE(r.out.find("format_name: dxt1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("vertices: 19"), std::string::npos) << r.out;
+  r = Run("dump --json " + P("model.pac"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  j = Json::parse(r.out);
+  EXPECT_EQ(j["model"]["groups"].size(), 5u);
+  ASSERT_EQ(j["textures"]["images"].size(), formats.size());
+  EXPECT_EQ(j["textures"]["images"][6]["format_name"], "clut32");
 }
 
 TEST_F(MhCli, FrameNanIsAUsageError) {

@@ -22,6 +22,12 @@ def main(out: pathlib.Path) -> int:
     rotations = model.clips[0].joints[0].rotation.values
     assert rotations.dtype == np.float32 and rotations.shape[1] == 4
     pose = model.pose(model.clips[0].name, [0.0, 0.5])
+    compiled = animkit.RuntimeClip(model, 0, exact=True)  # the core's SIMD sampler and blender
+    times = np.linspace(0.0, compiled.duration, 8, dtype=np.float32)
+    sampled = compiled.sample(times)
+    assert sampled["rotations"].shape == (8, compiled.num_joints, 4)
+    blended = animkit.blend([compiled, compiled], [0.5, 0.5], times, model_space=True)
+    assert blended["positions"].shape == (8, compiled.num_joints, 3)
     doc.export(out / "walk.glb")
     pack = animkit.open(out / "mh-pack.bin", skeleton=str(out / "mh-skeleton.bin"))
     updates = sum(1 for _ in animkit.warriors.play(out / "warriors-scenario.json"))

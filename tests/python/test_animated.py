@@ -162,3 +162,17 @@ def test_gltf_back_into_a_format(demo_dir, cli, tmp_path):
         animkit.import_gltf(glb, "no-such-format", tmp_path / "x")
     with pytest.raises(animkit.Error):
         animkit.read_gltf(demo_dir / "core.json")
+
+
+def test_export_of_a_model_carries_its_mesh(demo_dir, cli, tmp_path):
+    """The Monster Hunter model PAC: the skinned, textured mesh rides along, as in the CLI's
+    export (issue 27); the report says how many meshes."""
+    pac = demo_dir / "mh-model.pac"
+    report = animkit.export([pac], tmp_path / "ours.gltf")
+    want = cli("export", pac, "-o", tmp_path / "theirs.gltf", "--json")
+    want["output"] = str(tmp_path / "ours.gltf")
+    assert report == want and report["meshes"] > 0
+    assert (tmp_path / "ours.gltf").read_bytes() == (tmp_path / "theirs.gltf").read_bytes()
+    animkit.open(pac).export(tmp_path / "doc.glb")
+    assert cli.run("export", pac, "-o", tmp_path / "cli.glb").returncode == 0
+    assert (tmp_path / "doc.glb").read_bytes() == (tmp_path / "cli.glb").read_bytes()

@@ -67,6 +67,7 @@ struct Converted {
   std::string source;  // what it was made from
   size_t joints = 0, clips = 0;
   bool copied = false;  // a .glb / .gltf served as it is
+  size_t meshes = 0;    // a model's skinned meshes in the converted file (issue 27)
 };
 
 // A pose trace (`animkit play SCENARIO --pose --json`, issue 14): JSON lines whose first line
@@ -182,6 +183,7 @@ std::vector<Converted> convert(Cli& cli, const std::vector<std::string>& files,
           merge_neutral(item.group, std::vector<std::string>(item.group.size(), item.source), meshes);
       c.joints = a.skeleton.num_joints();
       c.clips = a.clips.size();
+      c.meshes = meshes ? meshes->meshes.size() : 0;
       out.write(c.name, gltf::to_glb(gltf::build(a, {}, meshes ? &*meshes : nullptr)));
     }
     done.push_back(c);
@@ -247,6 +249,7 @@ void add_view_verb(CLI::App& app, Cli& cli) {
                        {"source", c.source},
                        {"joints", c.joints},
                        {"clips", c.clips},
+                       {"meshes", c.meshes},
                        {"copied", c.copied}});
     }
     const std::string index_text = dump_json(Json{{"files", index}}, 1) + "\n";
@@ -282,8 +285,9 @@ void add_view_verb(CLI::App& app, Cli& cli) {
     } else {
       for (const Converted& c : done) {
         cli.out << (c.copied ? fmt::format("{} <- {} (served as it is)\n", c.name, c.source)
-                             : fmt::format("{} <- {} ({} joints, {} clips)\n", c.name, c.source,
-                                           c.joints, c.clips));
+                             : fmt::format("{} <- {} ({} joints, {} clips{})\n", c.name, c.source,
+                                           c.joints, c.clips,
+                                           c.meshes ? fmt::format(", {} meshes", c.meshes) : ""));
       }
       cli.out << "view: " << url << "\n(Ctrl-C to stop)" << std::endl;
     }

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "animkit/core/error.h"
-#include "animkit/core/limits.h"
+#include "animkit/core/limits.h"  // mul_u64
 
 namespace animkit {
 
@@ -15,6 +15,7 @@ constexpr uint64_t kUnitsPerStep = 64;  // a key costs 1/64 of a step (work_budg
 constexpr const char* kNames[] = {"keys", "nodes", "events", "actions", "motions", "play steps"};
 
 WorkCounter g_run;
+std::atomic<uint64_t> g_max_steps{0};  // 0: not armed
 thread_local WorkCounter* t_current = nullptr;
 
 WorkCounter& current() { return t_current ? *t_current : g_run; }
@@ -35,12 +36,20 @@ uint64_t steps_of(uint64_t units) { return units / kUnitsPerStep + (units % kUni
 
 }  // namespace
 
+void arm_work_budget(uint64_t max_steps) { g_max_steps.store(max_steps, std::memory_order_relaxed); }
+
+void disarm_work_budget() {
+  g_max_steps.store(0, std::memory_order_relaxed);
+  reset_work();
+}
+
 void charge_work(Work kind, uint64_t n, std::string_view where) {
+  const uint64_t max_steps = g_max_steps.load(std::memory_order_relaxed);
+  if (max_steps == 0) return;  // not armed
   WorkCounter& c = current();
   const auto k = static_cast<size_t>(kind);
   const uint64_t count = sat_add(c.count[k], n);
   const uint64_t units = sat_add(c.units, kind == Work::kKey ? n : sat_mul(n, kUnitsPerStep));
-  const uint64_t max_steps = limits().max_steps;
   // A saturated total is over any budget (no run does 2^58 steps of work).
   if (units != UINT64_MAX && units <= sat_mul(max_steps, kUnitsPerStep)) return;
   std::string so_far;

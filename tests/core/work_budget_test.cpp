@@ -6,23 +6,24 @@
 #include <thread>
 
 #include "animkit/core/error.h"
-#include "animkit/core/limits.h"
 
 namespace animkit {
 namespace {
 
-struct Fresh {  // limits restored and the run's counter cleared around each test
-  Limits saved = limits();
-  Fresh() { reset_work(); }
-  ~Fresh() {
-    set_limits(saved);
-    reset_work();
-  }
+struct Fresh {  // the budget disarmed and the run's counter cleared after each test
+  ~Fresh() { disarm_work_budget(); }
 };
+
+TEST(WorkBudget, UnarmedItNeverThrows) {
+  Fresh fresh;
+  charge_work(Work::kStep, UINT64_MAX, "play");
+  charge_work(Work::kKey, UINT64_MAX, "keys");
+  EXPECT_EQ(work_steps(), 0u);
+}
 
 TEST(WorkBudget, CountsEveryKindAgainstOneBudget) {
   Fresh fresh;
-  set_limits({.max_memory = fresh.saved.max_memory, .max_steps = 10});
+  arm_work_budget(10);
   charge_work(Work::kNode, 4, "tree");
   charge_work(Work::kMotion, 3, "tick 1");
   charge_work(Work::kKey, 64 * 3, "clip 'a'");  // 192 keys: 3 steps
@@ -39,7 +40,7 @@ TEST(WorkBudget, CountsEveryKindAgainstOneBudget) {
 
 TEST(WorkBudget, AHugeChargeSaturatesInsteadOfWrapping) {
   Fresh fresh;
-  set_limits({.max_memory = fresh.saved.max_memory, .max_steps = UINT64_MAX / 2});
+  arm_work_budget(UINT64_MAX / 2);
   EXPECT_THROW(charge_work(Work::kAction, UINT64_MAX / 8, "actions"), Error);  // x64 overflows
   reset_work();
   charge_work(Work::kEvent, 1, "e");
@@ -48,7 +49,7 @@ TEST(WorkBudget, AHugeChargeSaturatesInsteadOfWrapping) {
 
 TEST(WorkBudget, ThreadsShareTheRunsBudget) {
   Fresh fresh;
-  set_limits({.max_memory = fresh.saved.max_memory, .max_steps = 1000});
+  arm_work_budget(1000);
   std::thread a([] { charge_work(Work::kNode, 600, "a"); });
   a.join();
   EXPECT_EQ(work_steps(), 600u);
@@ -57,7 +58,7 @@ TEST(WorkBudget, ThreadsShareTheRunsBudget) {
 
 TEST(WorkBudget, AScopeIsAFreshBudgetForItsThread) {
   Fresh fresh;
-  set_limits({.max_memory = fresh.saved.max_memory, .max_steps = 100});
+  arm_work_budget(100);
   charge_work(Work::kNode, 90, "run");
   {
     WorkScope file;

@@ -38,7 +38,11 @@ struct Entry {
 void walk(const fs::path& root, std::vector<Entry>& found) {
   std::error_code ec0;
   const fs::file_status top = fs::symlink_status(root, ec0);
-  if (!ec0 && !fs::is_directory(top)) {  // a file given by name: surveyed as the walk would
+  if (ec0 || !fs::exists(top)) {  // a path named that is not there: a failure of its own
+    found.push_back({root, ec0 ? ec0.message() : "no such file or folder"});
+    return;
+  }
+  if (!fs::is_directory(top)) {  // a file given by name: surveyed as the walk would
     const fs::file_status target = fs::status(root, ec0);
     if (ec0) found.push_back({root, ec0.message()});
     else if (fs::is_regular_file(target)) found.push_back({root, {}});
@@ -96,7 +100,8 @@ void add_survey_verb(CLI::App& app, Cli& cli) {
   static std::vector<std::string> paths;
   static bool each = false;
   static Options options;
-  verb->add_option("path", paths, "folders to walk, or files")->required()->check(CLI::ExistingPath);
+  // Not CLI::ExistingPath: a dangling name given is a failure of the report, as in a folder.
+  verb->add_option("path", paths, "folders to walk, or files")->required();
   verb->add_flag("--json", cli.json, "one JSON document");
   verb->add_flag("--each", each,
                  "with --json: one JSON line per file, {\"file\", \"format\"} and \"error\" when it "

@@ -17,7 +17,9 @@ exactly what that program prints. Lines stream out as chunks finish, in no set o
   file failed to open ("format" is "" for a file no format recognises).
 - validate, lint, export: {"file", "verb", "exit", "result"} and "error": "result" is the JSON
   the verb printed (null when none), "error" its `error:` line. lint takes mod folders
-  (`animkit cod lint`); export writes OUT/<safe name>.glb and "result" is {"output": path}.
+  (`animkit cod lint`); export writes OUT/NNNNNN-<safe name>.glb (the file's index, and its base
+  name by the core's safe_file_name rule) and "result" is {"output": path}; it never writes
+  through a symlink or onto anything but a plain file.
 
 A task whose worker dies or whose program is killed by a signal is retried (Dask's retries, on
 another worker when there is one); a chunk that still fails is run again file by file, and a file
@@ -30,7 +32,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -68,11 +69,12 @@ def files_of(paths: Iterable[str], verb: str = "survey") -> list[str]:
 
 
 def _safe_name(path: str) -> str:
-    # The glb's name: the input's base name with what no file name should hold replaced (the
-    # core's safe_file_name rule: no separators, control bytes or leading dots), and its index so
-    # two inputs of one name never collide.
-    base = re.sub(r"[\x00-\x1f\x7f/\\]", "_", os.path.basename(path)).lstrip(".") or "unnamed"
-    return base[:200]
+    # The glb's name from the input's base name by the core's one rule (safe_path.h: no
+    # separators, control bytes or leading dots, 200 bytes at most); the caller prefixes the
+    # file's index, so two inputs of one name never collide.
+    from ._animkit import safe_file_name
+
+    return os.fsdecode(safe_file_name(os.fsencode(os.path.basename(path))))
 
 
 def _run(cli: str, args: Sequence[str]) -> subprocess.CompletedProcess[str]:
@@ -104,6 +106,12 @@ def run_chunk(verb: str, items: Sequence[tuple[int, str]], cli: str, out_dir: st
         else:
             assert out_dir is not None
             target = os.path.join(out_dir, f"{index:06d}-{_safe_name(path)}.glb")
+            if os.path.islink(target) or (os.path.lexists(target) and not os.path.isfile(target)):
+                out.append(json.dumps({"file": path, "verb": verb, "exit": 1, "result": None,
+                                       "error": f"{target}: exists and is not a plain file "
+                                                "(a symlink?): not written through"},
+                                      ensure_ascii=False))
+                continue
             args = ["export", *extra, path, "-o", target]
         r = _run(cli, args)
         line: dict[str, Any] = {"file": path, "verb": verb, "exit": r.returncode}

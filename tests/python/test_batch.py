@@ -121,3 +121,44 @@ def test_the_command_line(corpus, tmp_path):
                           capture_output=True, text=True)
     assert r.returncode == want.returncode, r.stderr
     assert sorted(r.stdout.splitlines()) == sorted(want.stdout.splitlines())
+
+
+def test_export_keeps_hostile_names_inside_the_folder(client, demo_dir, tmp_path):
+    # issue 30 for the batch's multi-file writer: names from input become safe names in -o.
+    walk = (demo_dir / "warriors-walk.anm").read_bytes()
+    src = tmp_path / "src"
+    names = [b".hidden.anm", b"a\x01b.anm", b"x" * 250 + b".anm", b"\xff\xfe.anm",
+             b"one/walk.anm", b"two/walk.anm", b"..anm"]
+    for n in names:
+        p = os.path.join(os.fsencode(src), n)
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, "wb") as f:
+            f.write(walk)
+    out = tmp_path / "out"
+    out.mkdir()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep")
+    files = batch.files_of([str(src)], "export")
+    # The first file's output name, taken in advance by a symlink out of the folder.
+    first = [n for n in os.listdir(src) if n.startswith("..")]
+    assert first == ["..anm"]
+    os.symlink(victim, out / "000000-__anm.glb")
+    lines = [json.loads(x) for x in batch.run([str(src)], "export", client, out_dir=str(out),
+                                               cli=_cli(), progress=False)]
+    assert len(lines) == len(names) == len(files)
+    refused = [x for x in lines if x["exit"] != 0]
+    assert len(refused) == 1 and "symlink" in refused[0]["error"]
+    assert victim.read_text() == "keep"
+    outputs = [x["result"]["output"] for x in lines if x["exit"] == 0]
+    assert len(set(outputs)) == len(names) - 1
+    for o in outputs:
+        name = os.path.basename(o)
+        assert os.path.dirname(o) == str(out)
+        assert not name.startswith(".") and len(os.fsencode(name)) <= 255
+        assert not any(ord(c) < 0x20 or ord(c) == 0x7f for c in name), name
+    assert any(o.endswith("-_hidden.anm.glb") for o in outputs)
+    assert any(o.endswith("-a_b.anm.glb") for o in outputs)
+    assert any(o.endswith("-" + "x" * 200 + ".glb") for o in outputs)  # cut to 200 bytes
+    assert sorted(os.listdir(out)) == sorted([os.path.basename(o) for o in outputs] +
+                                              ["000000-__anm.glb"])
+    assert sorted(os.listdir(tmp_path)) == ["out", "src", "victim.txt"]  # nothing outside

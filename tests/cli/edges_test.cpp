@@ -262,6 +262,24 @@ TEST_F(Edges, MaxStepsStopsAMillionKeyFile) {
   EXPECT_FALSE(fs::exists(dir_ / "x.glb"));
 }
 
+// Scenario actions count too: 120,000 Warriors actions (one update) pass a budget of 100,000.
+TEST_F(Edges, MaxStepsCountsScenarioActions) {
+  const fs::path demo = Demo();
+  Json s = Json::parse(Slurp(demo / "warriors-scenario.json"));
+  s["updates"] = 1;
+  s["actions"] = Json(std::vector<Json>(120'000, Json{{"at", 0}, {"do", "stop"}}));
+  write_text(demo / "many.json", s.dump());
+  const CliResult r = Run("--max-steps 100000 play " + (demo / "many.json").string());
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(lines(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find("many.json"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("scenario: actions: the run's work budget of 100000 steps (--max-steps) ran "
+                       "out at 120000 actions"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
 // The 300,000 Monster Hunter "play" steps stop at the default budget, at once.
 TEST_F(Edges, MaxStepsStopsThreeHundredThousandMonsterHunterStepsByDefault) {
   const fs::path demo = Demo();

@@ -125,6 +125,24 @@ TEST_F(Edges, SurveyRecordsEachBadEntryAndAlwaysReports) {
   EXPECT_NE(r.out.find("3 files, 2 recognised, 1 failed"), std::string::npos) << r.out;
 }
 
+// survey PATH... --json --each: one line per file, folders and files named alike (issue 33's
+// animkit.batch streams these lines), a name that is not there a failure of its own.
+TEST_F(Edges, SurveyEachPrintsOneLinePerFile) {
+  const fs::path demo = Demo();
+  fs::create_directories(dir_ / "tree");
+  fs::copy_file(demo / "warriors-walk.anm", dir_ / "tree" / "walk.anm");
+  write_text(dir_ / "tree" / "notes.txt", "not animation");
+  fs::copy_file(demo / "mh-pack.bin", dir_ / "pack.bin");
+  const CliResult r =
+      Run("survey --json --each " + P("tree") + " " + P("pack.bin") + " " + P("gone.anm"));
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_EQ(r.out, "{\"file\":\"" + P("gone.anm") +
+                       "\",\"format\":\"\",\"error\":\"No such file or directory\"}\n"
+                       "{\"file\":\"" + P("pack.bin") + "\",\"format\":\"mh-pack\"}\n"
+                       "{\"file\":\"" + P("tree/notes.txt") + "\",\"format\":\"\"}\n"
+                       "{\"file\":\"" + P("tree/walk.anm") + "\",\"format\":\"warriors-anm\"}\n");
+}
+
 // --max-memory bounds what a run reads and holds: the error names the budget, and the process's
 // peak RSS stays under the budget + 64 MB (issue 30, "Budgets that bound a run").
 TEST_F(Edges, MaxMemoryBoundsAWarriorsPackExport) {

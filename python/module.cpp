@@ -10,6 +10,7 @@
 #include "animkit/call_of_duty/module.h"
 #include "animkit/core/demo_gltf.h"
 #include "animkit/core/neutral_json.h"
+#include "animkit/core/safe_path.h"
 #include "animkit/core/synthetic.h"
 #include "animkit/gltf/export.h"
 #include "animkit/monster_hunter/module.h"
@@ -172,6 +173,15 @@ PYBIND11_MODULE(_animkit, m) {
       },
       "The engines: name, formats, options (name, keyword for animkit.open, help), "
       "player (True when animkit.play runs its scenarios).");
+
+  // The core's one rule for file names taken from input (issue 30): animkit.batch names its
+  // export files with it. Bytes in and out, so a name of any bytes round-trips.
+  m.def(
+      "safe_file_name",
+      [](const py::bytes& name) { return py::bytes(safe_file_name(std::string(name))); },
+      py::arg("name"),
+      "A name from input as one safe file name (animkit/core/safe_path.h): no separators, no "
+      "control bytes, no leading dot, at most 200 bytes; \"unnamed\" when nothing is left.");
 
   m.def(
       "demo",

@@ -8,6 +8,7 @@
 #include "animkit/asherons_call/json_helpers.h"
 #include "animkit/core/limits.h"
 #include "animkit/core/writer.h"
+#include "animkit/core/work_budget.h"
 
 namespace animkit::asherons_call {
 
@@ -245,6 +246,8 @@ Animation read_animation(Bytes bytes) {
                             num_frames, a.num_parts, num_frames, per_frame, r.remaining()),
                 at);
   }
+  // issue 30: the run's work, one key per part per frame (checked to fit above).
+  charge_work(Work::kKey, uint64_t{num_frames} * (uint64_t{a.num_parts} + 1), "asherons_call: animation frames");
   if (a.has_pos_frames()) {
     a.pos_frames.resize(num_frames);
     for (AFrame& f : a.pos_frames) f = read_frame(r);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "animkit/call_of_duty/tokenizer.h"
+#include "animkit/core/work_budget.h"
 
 namespace animkit::call_of_duty {
 
@@ -71,6 +72,7 @@ class Parser {
   }
 
   int add_node(const std::string& name, size_t offset, int parent) {
+    charge_work(Work::kNode, 1, "call_of_duty: animtree nodes");  // issue 30: the run's work
     AtrNode n;
     n.name = name;
     n.offset = offset;

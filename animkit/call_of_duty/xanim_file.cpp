@@ -6,6 +6,7 @@
 
 #include "animkit/core/error.h"
 #include "animkit/core/writer.h"
+#include "animkit/core/work_budget.h"
 
 namespace animkit::call_of_duty {
 
@@ -189,6 +190,7 @@ class Parser {
     s.frames = frames(s.key_count, what);
     const size_t lanes = two_component ? 1 : 3;
     need(s.key_count * lanes * 2, what + " keys");
+    charge_work(Work::kKey, s.key_count, "call_of_duty: " + what + " keys");  // issue 30
     s.stored.resize(s.key_count * lanes);
     for (int16_t& v : s.stored) v = r_.i16();
     return s;
@@ -201,6 +203,7 @@ class Parser {
     s.key_count = r_.u16();
     s.frames = frames(s.key_count, what);
     need(s.key_count * size_t{12}, what + " keys");
+    charge_work(Work::kKey, s.key_count, "call_of_duty: " + what + " keys");  // issue 30
     s.values.resize(s.key_count);
     for (Vec3& v : s.values) {
       v.x = r_.f32();

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "animkit/core/error.h"
+#include "animkit/core/work_budget.h"
 
 namespace animkit {
 
@@ -68,8 +69,14 @@ uint64_t play_steps(uint64_t updates, uint64_t per_update) {
 
 uint64_t add_play_steps(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 
-void check_play_steps(uint64_t steps, std::string_view what) {
-  if (steps <= g_limits.max_steps) return;
+// Past the per-play check, the steps go to the run's work budget too (issue 30).
+void check_play_steps(uint64_t steps, std::string_view what) { check_grown_play_steps(steps, 0, what); }
+
+void check_grown_play_steps(uint64_t steps, uint64_t charged, std::string_view what) {
+  if (steps <= g_limits.max_steps) {
+    if (steps > charged) charge_work(Work::kStep, steps - charged, what);
+    return;
+  }
   const std::string n = steps == UINT64_MAX ? std::string("over 2^64") : std::to_string(steps);
   throw Error(fmt::format("{}: {} steps in one play exceed the limit of {} steps (--max-steps)",
                           what, n, g_limits.max_steps));

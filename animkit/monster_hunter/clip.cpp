@@ -8,11 +8,13 @@
 #include <cmath>
 
 #include "animkit/core/error.h"
+#include "animkit/core/work_budget.h"
 
 namespace animkit::monster_hunter {
 
 void read_keys(Reader& r, uint32_t count, std::vector<Keyframe>& keys) {
   const Bytes b = r.bytes(size_t{count} * sizeof(Keyframe));
+  charge_work(Work::kKey, count, "monster_hunter: clip keys");  // issue 30: the run's work
   keys.resize(count);
   if (count != 0) std::memcpy(keys.data(), b.data(), b.size());
 }

@@ -9,6 +9,7 @@
 
 #include "animkit/core/limits.h"
 #include "animkit/core/writer.h"
+#include "animkit/core/work_budget.h"
 #include "animkit/shadow_of_war/text.h"
 
 namespace animkit::shadow_of_war {
@@ -282,6 +283,7 @@ Blockset parse_blockset(Reader r, uint32_t offset, size_t groups) {
     r.fail_at(r.pos() - 12, fmt::format("blockset at {:#x}: LITH has {} keys, only {} bytes left",
                                         r.base(), keys, r.remaining()));
   }
+  charge_work(Work::kKey, keys, "shadow_of_war: LITH keys");  // issue 30: the run's work
   b.lith.times.resize(keys);
   for (float& t : b.lith.times) t = r.f32();
   b.lith.end = r.u32();

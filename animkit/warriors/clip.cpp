@@ -8,6 +8,7 @@
 
 #include "animkit/core/json_util.h"
 #include "animkit/core/text.h"
+#include "animkit/core/work_budget.h"
 
 namespace animkit::warriors {
 
@@ -106,6 +107,7 @@ std::vector<Channel> split_channels(Reader& r, size_t bytes) {
     r.fail(fmt::format("section of {} bytes is not a whole number of 8-byte keys", bytes));
   }
   r.need(bytes);
+  charge_work(Work::kKey, bytes / kKeySize, "warriors: keyframes");  // issue 30: the run's work
   std::vector<Channel> channels;
   for (size_t i = 0; i < bytes / kKeySize; ++i) {
     Key k;
@@ -133,6 +135,7 @@ Keyframes read_keyframes(Reader& r, const Descriptor& d) {
   k.section_a = split_channels(r, d.section_a_size);
   k.section_b = split_channels(r, d.section_b_size);
   k.section_c = split_channels(r, d.section_c_size);
+  if (d.num_events > 0) charge_work(Work::kEvent, uint64_t(d.num_events), "warriors: clip events");
   k.events.reserve(d.num_events);
   for (int i = 0; i < d.num_events; ++i) {
     AnimEvent e;

@@ -12,6 +12,7 @@
 #include "animkit/core/json_text.h"
 #include "animkit/core/limits.h"
 #include "animkit/core/registry.h"
+#include "animkit/core/work_budget.h"
 #include "animkit/warriors/character.h"
 #include "animkit/warriors/clock.h"
 #include "animkit/warriors/document.h"
@@ -490,6 +491,7 @@ int play(const Json& scenario, const std::filesystem::path& base, const PlayOpti
   std::vector<std::pair<int, const Json*>> actions;
   if (scenario.contains("actions")) {
     if (!scenario["actions"].is_array()) throw Error("'actions' must be an array");
+    charge_work(Work::kAction, scenario["actions"].size(), "scenario: actions");  // issue 30
     for (const Json& a : scenario["actions"]) {
       if (!a.is_object() || !a.contains("do") || !a["do"].is_string()) {
         throw Error("each action is an object with \"at\" and \"do\"");

@@ -8,6 +8,7 @@ import sys
 import numpy as np
 
 import animkit
+from animkit import batch
 
 
 def main(out: pathlib.Path) -> int:
@@ -32,6 +33,8 @@ def main(out: pathlib.Path) -> int:
     pack = animkit.open(out / "mh-pack.bin", skeleton=str(out / "mh-skeleton.bin"))
     updates = sum(1 for _ in animkit.warriors.play(out / "warriors-scenario.json"))
     key: int = animkit.shadow_of_war.keyword_hash("ragdoll")
+    corpus: list[str] = batch.files_of([str(out)])  # what animkit.batch.run would send a cluster
+    assert str(out / "warriors-walk.anm") in corpus and "survey" in batch.VERBS
     try:
         animkit.open(out / "missing.anm")
     except animkit.Error as e:

@@ -17,7 +17,8 @@ wheel=$(ls "$work"/dist/animkit-*.whl)
 echo "wheel: $(basename "$wheel")"
 # The stubs and the marker travel in the wheel.
 names=$("$py" -c 'import sys, zipfile; print("\n".join(zipfile.ZipFile(sys.argv[1]).namelist()))' "$wheel")
-for f in animkit/py.typed animkit/_animkit.pyi animkit/warriors.pyi animkit/__init__.py; do
+for f in animkit/py.typed animkit/_animkit.pyi animkit/warriors.pyi animkit/__init__.py \
+         animkit/batch.py animkit/batch.pyi; do
   grep -qx "$f" <<<"$names" || { echo "$f is not in the wheel"; exit 1; }
 done
 grep -q '^animkit/_animkit\..*\.so$' <<<"$names" || { echo "the extension is not in the wheel"; exit 1; }

@@ -8,6 +8,7 @@
 
 #include "animkit/core/limits.h"
 #include "animkit/core/memory_limit.h"
+#include "animkit/core/work_budget.h"
 #include "cli.h"
 #include "memory_budget.h"
 
@@ -26,11 +27,13 @@ int main(int argc, char** argv) {
                  "(plus 32 MiB for the program; default 1 GiB)")
       ->check(CLI::Range(uint64_t{1}, UINT64_MAX));
   app.add_option("--max-steps", limits.max_steps,
-                 "loop steps one update, and steps one whole play, may take (default 1,000,000)")
+                 "the run's work: play steps, and keys (64 a step), nodes, events, actions, "
+                 "motions read or done (default 1,000,000); also the loop steps of one update")
       ->check(CLI::Range(uint64_t{1}, UINT64_MAX));
   app.fallthrough();
   app.parse_complete_callback([&] {
     animkit::set_limits(limits);
+    animkit::arm_work_budget(limits.max_steps);  // the whole run's work (issue 30)
     arm_memory_budget(limits.max_memory);  // the whole run's heap (issue 30)
   });
   add_info_verb(app, cli);

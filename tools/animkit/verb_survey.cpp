@@ -1,5 +1,7 @@
-// `animkit survey DIR`: opens every file under DIR that a registered format recognises; prints
-// counts per format and every failure (a progress bar on stderr when it is a terminal).
+// `animkit survey PATH...`: opens every file under each folder (and each file) given that a
+// registered format recognises; prints counts per format and every failure (a progress bar on
+// stderr when it is a terminal). `--json --each` prints one JSON line per file instead, the lines
+// `animkit.batch` streams from a cluster (issue 33, item 6).
 // Files are opened in parallel on oneTBB's pool. Exit 1 when any recognised file fails to open,
 // or any entry cannot be looked at (unreadable, a symlink loop); the report is always printed.
 #include <fmt/format.h>
@@ -16,6 +18,7 @@
 #include <new>
 
 #include "animkit/core/text.h"
+#include "animkit/core/work_budget.h"
 #include "cli.h"
 
 namespace animkit::cli {
@@ -32,8 +35,20 @@ struct Entry {
 // Every file below `root`, in name order, walked by hand so that one bad entry costs one failure,
 // not the run (issue 30): a folder that cannot be listed, a symlink that loops or dangles. A
 // symlink to a file is followed; a symlink to a folder is not (no cycles, no leaving the tree).
-std::vector<Entry> walk(const fs::path& root) {
-  std::vector<Entry> found;
+void walk(const fs::path& root, std::vector<Entry>& found) {
+  std::error_code ec0;
+  const fs::file_status top = fs::symlink_status(root, ec0);
+  if (ec0 || !fs::exists(top)) {  // a path named that is not there: a failure of its own
+    found.push_back({root, ec0 ? ec0.message() : "no such file or folder"});
+    return;
+  }
+  if (!fs::is_directory(top)) {  // a file given by name: surveyed as the walk would
+    const fs::file_status target = fs::status(root, ec0);
+    if (ec0) found.push_back({root, ec0.message()});
+    else if (fs::is_regular_file(target)) found.push_back({root, {}});
+    else found.push_back({root, "not a regular file"});
+    return;
+  }
   std::vector<fs::path> folders{root};
   while (!folders.empty()) {
     const fs::path folder = folders.back();
@@ -57,8 +72,6 @@ std::vector<Entry> walk(const fs::path& root) {
     }
     if (ec) found.push_back({folder, "cannot list the folder: " + ec.message()});
   }
-  std::sort(found.begin(), found.end(), [](const Entry& a, const Entry& b) { return a.path < b.path; });
-  return found;
 }
 
 // A file's head; throws when the file cannot be opened (unreadable: a failure of its own).
@@ -83,14 +96,23 @@ void progress(size_t done, size_t total) {
 }  // namespace
 
 void add_survey_verb(CLI::App& app, Cli& cli) {
-  auto* verb = app.add_subcommand("survey", "open every recognised file under a folder");
-  static std::string dir;
+  auto* verb = app.add_subcommand("survey", "open every recognised file under folders (or files)");
+  static std::vector<std::string> paths;
+  static bool each = false;
   static Options options;
-  verb->add_option("dir", dir, "folder to walk")->required()->check(CLI::ExistingDirectory);
+  // Not CLI::ExistingPath: a dangling name given is a failure of the report, as in a folder.
+  verb->add_option("path", paths, "folders to walk, or files")->required();
   verb->add_flag("--json", cli.json, "one JSON document");
+  verb->add_flag("--each", each,
+                 "with --json: one JSON line per file, {\"file\", \"format\"} and \"error\" when it "
+                 "failed (\"format\" is \"\" for a file no format recognises)");
   add_engine_options(*verb, cli, options);
   verb->callback([&cli] {
-    const std::vector<Entry> entries = walk(dir);
+    std::vector<Entry> entries;
+    for (const std::string& p : paths) walk(p, entries);
+    std::sort(entries.begin(), entries.end(),
+              [](const Entry& a, const Entry& b) { return a.path < b.path; });
+    const std::string dir = paths.size() == 1 ? paths[0] : fmt::format("{} paths", paths.size());
     const bool bar = isatty(STDERR_FILENO) && !cli.json;
     // Files are opened in parallel (oneTBB); each result lands in its own slot, so the report
     // is in path order whatever the thread count. Nothing a file does leaves its slot: any
@@ -106,6 +128,7 @@ void add_survey_verb(CLI::App& app, Cli& cli) {
       Outcome& o = outcomes[i];
       const fs::path& path = entries[i].path;
       o.error = entries[i].error;
+      const WorkScope work;  // each file its own --max-steps budget (core/work_budget.h)
       try {
         if (o.error.empty()) {
           const std::vector<uint8_t> head = read_head(path, 64 * 1024);
@@ -149,7 +172,15 @@ void add_survey_verb(CLI::App& app, Cli& cli) {
       progress(entries.size(), entries.size());
       std::cerr << "\n";
     }
-    if (cli.json) {
+    if (cli.json && each) {
+      for (size_t i = 0; i < entries.size(); ++i) {
+        Json line;
+        put_text(line, "file", entries[i].path.string());
+        line["format"] = outcomes[i].format ? outcomes[i].format->name : "";
+        if (!outcomes[i].error.empty()) put_text(line, "error", outcomes[i].error);
+        cli.out << dump_json(line) << "\n";
+      }
+    } else if (cli.json) {
       cli.out << dump_json(Json{{"files", entries.size()}, {"recognised", recognised},
                                 {"kinds", kinds}, {"failures", failures}})
               << "\n";

@@ -17,6 +17,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "animkit/core/registry.h"
 
@@ -24,6 +25,9 @@ namespace animkit::gltf {
 
 struct ImportOptions {
   std::string clip;  // only the animation of this name (empty: every animation)
+  // Out, when set: the names of the animations that carry no animkit extras (neither `duration`
+  // nor `events`: another tool wrote them), for fit_to_template (template_fit.h).
+  std::vector<std::string>* untimed = nullptr;
 };
 
 // Reads glTF bytes (GLB when they start with "glTF", else JSON text). `path` names the file in

@@ -235,6 +235,40 @@ def _key_time(frame, fps, exact):
     return t
 
 
+def _events(action, fps):
+    """The Action's pose markers as events: the markers always win (moved, added, deleted); a
+    marker on its imported event's frame keeps that event's exact time and payload, a new or
+    moved one takes the payload of the stored event of the same name nearest in time (a game's
+    event is its name and payload: a copied sound stays a sound)."""
+    stored = json.loads(action.get("animkit_events", "[]"))
+    unused = list(range(len(stored)))
+    out = []
+    for m in sorted(action.pose_markers, key=lambda m: (m.frame, m.name)):
+        same = [i for i in unused if stored[i]["name"] == m.name]
+        exact = [i for i in same if int(round(stored[i]["time"] * fps)) == m.frame]
+        if exact:
+            i = exact[0]
+            unused.remove(i)
+            out.append(dict(stored[i]))
+            continue
+        near = min(same or [i for i, e in enumerate(stored) if e["name"] == m.name],
+                   key=lambda i: abs(stored[i]["time"] * fps - m.frame), default=None)
+        payload = stored[near].get("payload", {}) if near is not None else {}
+        out.append({"time": m.frame / fps, "name": m.name, "payload": payload})
+    out.sort(key=lambda e: e["time"])
+    return out
+
+
+def _duration(action, fps):
+    """The Action's frame range wins; the imported exact length while the range is unchanged."""
+    start, end = action.frame_range
+    length = (end - start) / fps
+    stored = action.get("animkit_duration")
+    if stored is not None and abs(float(stored) * fps - (end - start)) < 1e-3:
+        return float(stored)
+    return length
+
+
 def armature_to_neutral(obj):
     """The armature and its Actions as animkit's neutral JSON model (a dict)."""
     arm = obj.data
@@ -299,16 +333,13 @@ def armature_to_neutral(obj):
             for channel, values, prop in (("translation", ts, "location"),
                                           ("rotation", rs, "rotation_quaternion"),
                                           ("scale", ss, "scale")):
+                if not any(p == prop for (p, _) in fcs):
+                    continue  # an unkeyed channel holds the rest (no track: a format may have none)
                 tracks.append({"joint": name, "channel": channel,
                                "interpolation": "step" if step(prop) else "linear",
                                "times": times, "values": values})
-        if "animkit_events" in action:
-            events = json.loads(action["animkit_events"])
-        else:
-            events = [{"time": m.frame / fps, "name": m.name, "payload": {}}
-                      for m in action.pose_markers]
-        duration = float(action.get("animkit_duration",
-                                    (action.frame_range[1] - action.frame_range[0]) / fps))
+        events = _events(action, fps)
+        duration = _duration(action, fps)
         clips.append({"name": action.name, "duration": duration,
                       "frame_rate": float(action.get("animkit_frame_rate", fps)),
                       "looping": bool(action.get("animkit_looping", action.use_cyclic)),

@@ -121,12 +121,13 @@ std::shared_ptr<Animated> merge_sources(const py::iterable& sources, const py::k
   return std::make_shared<Animated>(merge(parts));
 }
 
-void write_gltf(const Animated& a, const std::string& path, float rate) {
+void write_gltf(const Animated& a, const std::string& path, float rate,
+                const MeshSet* meshes = nullptr) {
   gltf::ExportOptions eo;
   eo.binary = std::filesystem::path(path).extension() != ".gltf";
   eo.resample_rate = rate;
   py::gil_scoped_release release;
-  gltf::write(a, path, eo);
+  gltf::write(a, path, eo, meshes);
 }
 
 }  // namespace
@@ -217,11 +218,18 @@ void bind_document(py::module_& m) {
           [](PyDocument& d, const py::object& path, float rate) {
             const auto a = neutral(d);
             if (!a) throw Error("the file holds no skeleton or animation", std::nullopt, d.path);
-            write_gltf(merge({a}), path_arg(path), rate);
+            // A model's skinned meshes ride along, as with `animkit export` (issues 27, 32).
+            Animated merged = merge({a});
+            std::optional<MeshSet> meshes;
+            {
+              py::gil_scoped_release release;
+              meshes = d.doc->mesh_set(merged.notes);
+            }
+            write_gltf(merged, path_arg(path), rate, meshes ? &*meshes : nullptr);
           },
           py::arg("path"), py::arg("rate") = 0.0f,
           "Writes glTF 2.0 (.glb, or .gltf with the buffer embedded), as `animkit export FILE\n"
-          "-o PATH`. `rate` resamples Hermite tracks (0: each clip's frame rate).")
+          "-o PATH` (a model's skinned meshes included). `rate` resamples Hermite tracks (0: each clip's frame rate).")
       .def("__repr__", [](const PyDocument& d) {
         return "<animkit.Document " + d.format + (d.path.empty() ? "" : " '" + d.path + "'") + ">";
       });

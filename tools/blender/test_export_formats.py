@@ -5,8 +5,8 @@
 
 For every engine with a writer: File > Import > Game animation (animkit) of the demo's file, then
 File > Export > Game animation (animkit) in the game's format with that file as the template.
-Unchanged, the written file decodes (animkit) to the original's poses at every frame, lengths and
-events. Then edits made with Blender's Python API: a pose marker moved 3 frames, one added, one
+Unchanged, the written file is the original's bytes and decodes (animkit) to its poses at every
+frame, lengths and events (so a CoD stream stays as sparse as it was). Then edits made with Blender's Python API: a pose marker moved 3 frames, one added, one
 deleted; the Action's frame range lengthened by 6 frames; a bone's keys turned. They must all be
 in the written file: its events are the markers, its length the frame range, and its pose at every
 frame is Blender's own (the pose bones' armature-space matrices), within the format's
@@ -87,7 +87,7 @@ def export(fmt, out, template, clip="", **options):
 
 
 def run(name, path, fmt, options, edit_events=True, edit_length=True, edit_keys=True,
-        tol_pos=2e-3, tol_rot=5e-3, decode=None, implicit_end=False):
+        tol_pos=2e-3, tol_rot=5e-3, decode=None, implicit_end=False, original=None):
     decode = options if decode is None else decode
     t0 = time.time()
     clear_scene()
@@ -109,6 +109,8 @@ def run(name, path, fmt, options, edit_events=True, edit_length=True, edit_keys=
     # 1. Unchanged: the original's poses, lengths and events.
     out = os.path.join(out_dir, name + "-same.bin")
     check(export(fmt, out, path, **options) == {"FINISHED"}, f"{name}: export")
+    with open(out, "rb") as a, open(original or path, "rb") as b:
+        check(a.read() == b.read(), f"{name}: the unchanged export is not the original's bytes")
     got = animkit.open(out, **decode).animated()
     for c in want.clips if fmt not in ("warriors-anm", "cod-xanim", "ac-animation") else [clip]:
         other = got.clips[0] if len(got.clips) == 1 else got.clip(c.name)
@@ -168,7 +170,7 @@ def run(name, path, fmt, options, edit_events=True, edit_length=True, edit_keys=
     bp, br = blender_pose(obj, names, frames)
     # Blender's armature space is animkit's model space (the add-on's import); the decoded
     # file's joints are in the skeleton's order, the bones sorted the same way.
-    pose = got.pose(other, [f / fps for f in frames])
+    pose = got.pose(other, [(f + 1e-3) / fps for f in frames])  # (the same hair after)
     dp = float(np.abs(pose["positions"] - bp).max()) / size
     dr = float(rotation_angle(np.asarray(pose["rotations"]), br).max())
     if os.environ.get("ANIMKIT_DEBUG"):
@@ -211,7 +213,8 @@ def main():
     run("call_of_duty", xanim, "cod-xanim", {}, implicit_end=True)
     dat = os.path.join(demo, "asherons_call", "humanoid.dat")
     run("asherons_call", dat, "ac-animation", {"id": "0x03000100", "setup": "0x02000001"},
-        decode={"setup": setup_file(dat)})
+        decode={"setup": setup_file(dat)},
+        original=os.path.join(demo, "asherons_call", "animations", "0x03000100.bin"))
     run("shadow_of_war", os.path.join(demo, "shadow_of_war.anix"), "sow-anix", {},
         edit_length=False, edit_keys=False)
     if FAILURES:

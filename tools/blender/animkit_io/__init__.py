@@ -102,6 +102,10 @@ class IMPORT_SCENE_OT_animkit(bpy.types.Operator, ImportHelper):
         description="Key every frame too (exact between the engine's keys, not only at them)",
         default=False,
     )
+    meshes: BoolProperty(
+        name="Meshes", default=True,
+        description="A model's skinned meshes too (a Monster Hunter model PAC), bound to the "
+                    "armature (through Blender's glTF importer)")
     # One StringProperty per engine option is added at register() (ENGINE_OPTIONS).
 
     def execute(self, context):
@@ -131,6 +135,18 @@ class IMPORT_SCENE_OT_animkit(bpy.types.Operator, ImportHelper):
             return {"CANCELLED"}
         name = os.path.splitext(os.path.basename(self.filepath))[0]
         obj = convert.build_armature(context, animated, name, bake=self.bake)
+        meshes = []
+        if self.meshes:
+            import tempfile
+
+            with tempfile.TemporaryDirectory() as tmp:
+                try:
+                    meshes = convert.import_meshes(context, doc, obj, tmp)
+                except animkit.Error as e:
+                    self.report({"WARNING"}, f"meshes not imported: {e}")
+            if meshes:
+                self.report({"INFO"}, f"{len(meshes)} skinned mesh object(s) bound to "
+                                      f"'{obj.name}'")
         for note in animated.notes:
             self.report({"INFO"}, note)
         self.report({"INFO"}, f"{doc.format}: {len(animated.skeleton)} joints, "
@@ -141,6 +157,7 @@ class IMPORT_SCENE_OT_animkit(bpy.types.Operator, ImportHelper):
         layout = self.layout
         layout.prop(self, "format")
         layout.prop(self, "bake")
+        layout.prop(self, "meshes")
         box = layout.box()
         box.label(text="Engine options")
         for keyword, _ in ENGINE_OPTIONS:

@@ -345,3 +345,61 @@ def armature_to_neutral(obj):
                       "looping": bool(action.get("animkit_looping", action.use_cyclic)),
                       "tracks": tracks, "events": events})
     return {"animkit": "neutral", "skeleton": {"joints": joints}, "clips": clips}
+
+
+# ---- meshes (a model's skinned meshes, issues 27 and 32) ---------------------------------------
+
+def _glb_has_meshes(path):
+    import struct
+
+    with open(path, "rb") as f:
+        head = f.read(20)
+        if len(head) < 20 or head[:4] != b"glTF":
+            return False
+        (length,) = struct.unpack("<I", head[12:16])
+        return bool(json.loads(f.read(length)).get("meshes"))
+
+
+def import_meshes(context, doc, obj, tmp_dir):
+    """The document's skinned meshes (a Monster Hunter model PAC), bound to `obj`.
+
+    animkit writes them into a .glb (Document.export, as `animkit export`), Blender's glTF
+    importer reads that, and each mesh object is moved onto the add-on's armature: parented
+    with its world placement kept, its Armature modifier pointed at `obj`; its vertex groups are
+    the joints' names, which are the bones' names. The importer's own armature and Actions are
+    deleted. Skinning needs only the rest and pose matrices in armature space, so the add-on's
+    bone orientation (the joints' model frames) deforms the mesh as the engine does.
+    Returns the mesh objects."""
+    import os
+
+    glb = os.path.join(tmp_dir, "model.glb")
+    doc.export(glb)
+    if not _glb_has_meshes(glb):
+        return []
+    scene = context.scene
+    kept = (scene.render.fps, scene.render.fps_base, scene.frame_start, scene.frame_end)
+    objects, actions = set(bpy.data.objects), set(bpy.data.actions)
+    bpy.ops.import_scene.gltf(filepath=glb)
+    scene.render.fps, scene.render.fps_base, scene.frame_start, scene.frame_end = kept
+    new = [o for o in bpy.data.objects if o not in objects]
+    meshes = [o for o in new if o.type == "MESH"]
+    for m in meshes:
+        world = m.matrix_world.copy()
+        m.parent = obj
+        m.matrix_world = world
+        for mod in m.modifiers:
+            if mod.type == "ARMATURE":
+                mod.object = obj
+        if not any(mod.type == "ARMATURE" for mod in m.modifiers):
+            m.modifiers.new("Armature", "ARMATURE").object = obj
+    for o in new:
+        if o.type != "MESH":
+            data = o.data
+            bpy.data.objects.remove(o)
+            if data is not None and data.users == 0 and isinstance(data, bpy.types.Armature):
+                bpy.data.armatures.remove(data)
+    for a in list(bpy.data.actions):
+        if a not in actions:
+            bpy.data.actions.remove(a)
+    context.view_layer.objects.active = obj
+    return meshes

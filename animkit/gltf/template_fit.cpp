@@ -86,11 +86,13 @@ void reexpress(JointTracks& jt, const Transform& source_rest, const Transform& P
   for (auto* slopes : {&rt.in_slopes, &rt.out_slopes}) {
     for (Quat& v : *slopes) v = P.rotation * v * Q.rotation;  // linear in the key
   }
-  // Scale: R' S' R_Q = R' R_Q (R_Q^-1 S' R_Q); axis k's length is |S' R_Q e_k|.
+  // Scale: R' S' R_Q = R' R_Q (R_Q^-1 S' R_Q); the new scale is that matrix's diagonal (exact
+  // for the quarter turns tools make, a permutation; linear, so slopes follow the same rule).
   const Vec3 axes[3] = {rotate(Q.rotation, {1, 0, 0}), rotate(Q.rotation, {0, 1, 0}),
                         rotate(Q.rotation, {0, 0, 1})};
   auto turn = [&](Vec3 s, float factor) {
-    return Vec3{length(s * axes[0]), length(s * axes[1]), length(s * axes[2])} * factor;
+    return Vec3{dot(s, axes[0] * axes[0]), dot(s, axes[1] * axes[1]), dot(s, axes[2] * axes[2])} *
+           factor;
   };
   for (Vec3& s : jt.scale.values) s = turn(s, ps * qs);
   for (auto* slopes : {&jt.scale.in_slopes, &jt.scale.out_slopes}) {

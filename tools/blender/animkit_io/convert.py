@@ -379,7 +379,18 @@ def import_meshes(context, doc, obj, tmp_dir):
     scene = context.scene
     kept = (scene.render.fps, scene.render.fps_base, scene.frame_start, scene.frame_end)
     objects, actions = set(bpy.data.objects), set(bpy.data.actions)
-    bpy.ops.import_scene.gltf(filepath=glb)
+    # Blender 3.4's glTF importer smooths polygons with `numpy.bool`, which NumPy 1.24 (Debian
+    # 12's) no longer has: lend it the builtin for the call.
+    import numpy
+
+    lent = "bool" not in numpy.__dict__
+    if lent:
+        numpy.bool = bool
+    try:
+        bpy.ops.import_scene.gltf(filepath=glb)
+    finally:
+        if lent:
+            del numpy.bool
     scene.render.fps, scene.render.fps_base, scene.frame_start, scene.frame_end = kept
     new = [o for o in bpy.data.objects if o not in objects]
     meshes = [o for o in new if o.type == "MESH"]

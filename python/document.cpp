@@ -105,16 +105,30 @@ Animated merge(const std::vector<std::shared_ptr<Animated>>& parts) {
   return merged;
 }
 
-std::shared_ptr<Animated> merge_sources(const py::iterable& sources, const py::kwargs& kwargs) {
+// `skeleton_doc`, when given, receives the document whose skeleton the merge keeps (the first
+// with one), for its meshes.
+std::shared_ptr<Animated> merge_sources(const py::iterable& sources, const py::kwargs& kwargs,
+                                        std::shared_ptr<const Document>* skeleton_doc = nullptr) {
   std::vector<std::shared_ptr<Animated>> parts;
+  bool found = false;
+  auto keep = [&](const PyDocument& d, const std::shared_ptr<Animated>& a) {
+    if (!found && a && a->skeleton.num_joints() > 0) {
+      found = true;
+      if (skeleton_doc) *skeleton_doc = d.doc;
+    }
+  };
   for (py::handle s : sources) {
     if (py::isinstance<PyDocument>(s)) {
-      parts.push_back(neutral(s.cast<PyDocument&>()));
+      PyDocument& d = s.cast<PyDocument&>();
+      parts.push_back(neutral(d));
+      keep(d, parts.back());
     } else if (py::isinstance<Animated>(s)) {
       parts.push_back(s.cast<std::shared_ptr<Animated>>());
+      if (parts.back() && parts.back()->skeleton.num_joints() > 0) found = true;
     } else {
       PyDocument d = open_document(py::reinterpret_borrow<py::object>(s), kwargs);
       parts.push_back(neutral(d));
+      keep(d, parts.back());
     }
   }
   py::gil_scoped_release release;
@@ -258,12 +272,19 @@ void bind_document(py::module_& m) {
   m.def(
       "export",
       [](const py::iterable& sources, const py::object& path, float rate, const py::kwargs& kwargs) {
-        const auto a = merge_sources(sources, kwargs);
-        write_gltf(*a, path_arg(path), rate);
+        std::shared_ptr<const Document> skeleton_doc;
+        const auto a = merge_sources(sources, kwargs, &skeleton_doc);
+        std::optional<MeshSet> meshes;  // a model's skinned meshes, as `animkit export`
+        if (skeleton_doc) {
+          py::gil_scoped_release release;
+          meshes = skeleton_doc->mesh_set(a->notes);
+        }
+        write_gltf(*a, path_arg(path), rate, meshes ? &*meshes : nullptr);
         py::dict out;
         out["output"] = text(path_arg(path));
         out["joints"] = a->skeleton.num_joints();
         out["clips"] = a->clips.size();
+        out["meshes"] = meshes ? meshes->meshes.size() : 0;
         out["notes"] = a->notes;
         return out;
       },

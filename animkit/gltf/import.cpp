@@ -287,7 +287,7 @@ JointSet find_joints(const GltfReader& r, const std::vector<int>& parent, Animat
     const int p = joint_parent(n);
     if (p != parent[n]) {
       out.notes.push_back(fmt::format("joint '{}' hangs below node '{}', which is not a joint: "
-                                      "its transform is not part of the skeleton",
+                                      "its rest transform is folded into the joint's",
                                       m.nodes[n].name, m.nodes[parent[n]].name));
     }
     const std::string name = m.nodes[n].name.empty()

@@ -3,7 +3,10 @@
 //
 // - the skeleton is the first skin's joints (or, with no skin, every node of the scene), kept in
 //   the file's order when parents come before children, else reordered depth first; the rest
-//   pose is each node's TRS (a matrix is decomposed);
+//   pose is each node's TRS (a matrix is decomposed), with the rest of the non-joint nodes
+//   between a joint and its joint parent (an armature node) folded into its rest and keys, and,
+//   when the skin's inverse bind matrices disagree with the nodes, the bind pose they give
+//   (issue 32: the file's own rest, which fit_to_template relates to a template's);
 // - each animation becomes a clip: LINEAR rotations slerp, LINEAR translations / scales lerp,
 //   STEP holds, CUBICSPLINE becomes Hermite keys with the file's tangents (units per second, as
 //   glTF and the neutral clip both define them);

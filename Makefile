@@ -86,7 +86,7 @@ format:
 # Imports the demo's arm in Blender (headless) and compares it with `animkit pose`: bone count,
 # frame range, a joint's rotation, every joint at every key frame (tools/blender_check.py); then
 # the animkit_io add-on's round trip on every engine's demo file (tools/blender/test_animkit_io.py).
-# Not part of `make test`: Blender is a large install (`apt-get install blender`).
+# The add-on's tests are also ctest tests (label blender, part of `make test`; issue 32).
 BLENDER ?= blender
 .PHONY: test-blender
 test-blender: configure-release

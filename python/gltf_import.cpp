@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include "animkit/gltf/import.h"
+#include "animkit/gltf/template_fit.h"
 #include "bindings.h"
 
 namespace animkit::python {
@@ -43,12 +44,14 @@ void bind_gltf_import(py::module_& m) {
         if (output.is_none() && !dry_run) throw py::value_error("name the output (or dry_run=True)");
         ImportRequest request;
         std::string input;
+        std::vector<std::string> untimed;
         if (py::isinstance<Animated>(source)) {
           request.source = source.cast<const Animated&>();
         } else {
           input = path_arg(source);
           gltf::ImportOptions io;
           io.clip = clip;
+          io.untimed = &untimed;
           py::gil_scoped_release release;
           request.source = gltf::read(input, io);
         }
@@ -62,7 +65,10 @@ void bind_gltf_import(py::module_& m) {
         ImportResult result;
         {
           py::gil_scoped_release release;
+          // Another tool's rest and timing made the template's (issue 32; template_fit.h).
+          const std::vector<std::string> fitted = gltf::fit_to_template(request, untimed, registry());
           result = format->import_gltf(request);
+          result.notes.insert(result.notes.begin(), fitted.begin(), fitted.end());
           if (!dry_run) write_file(out_path, result.bytes);
         }
         py::dict out;

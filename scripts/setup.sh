@@ -8,7 +8,8 @@ packages=(cmake ninja-build g++ clang libclang-rt-14-dev clang-format ccache
           libfmt-dev libtbb-dev libhwy-dev libtinygltf-dev libpng-dev graphviz chromium libzip-dev pkg-config
           pybind11-dev python3-dev python3-numpy python3-pytest
           python3-setuptools python3-wheel python3-venv mypy lintian  # packaging (issue 33)
-          python3-distributed)  # animkit.batch on a Dask cluster (issue 33, item 6)
+          python3-distributed  # animkit.batch on a Dask cluster (issue 33, item 6)
+          blender)  # the add-on's and the glTF round trip's headless tests (issue 32)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

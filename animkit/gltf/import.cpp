@@ -287,7 +287,7 @@ JointSet find_joints(const GltfReader& r, const std::vector<int>& parent, Animat
     const int p = joint_parent(n);
     if (p != parent[n]) {
       out.notes.push_back(fmt::format("joint '{}' hangs below node '{}', which is not a joint: "
-                                      "its transform is not part of the skeleton",
+                                      "its rest transform is folded into the joint's",
                                       m.nodes[n].name, m.nodes[parent[n]].name));
     }
     const std::string name = m.nodes[n].name.empty()
@@ -419,6 +419,66 @@ Clip read_clip(const GltfReader& r, size_t index, const JointSet& js, size_t num
   return clip;
 }
 
+// The file's own rest for fit_to_template (template_fit.h, issue 32): the static transforms of
+// non-joint ancestors (an armature node) folded into each joint's rest and keys, so the joints'
+// model space is the file's world; and, when the skin's inverse bind matrices disagree with the
+// nodes' rest, the bind pose they give (the pose the mesh was bound in) as the rest.
+void fold_file_rest(const GltfReader& r, const std::vector<int>& parent, const JointSet& js,
+                    Animated& out) {
+  const tinygltf::Model& m = r.model();
+  Skeleton& sk = out.skeleton;
+  for (size_t j = 0; j < js.nodes.size(); ++j) {
+    Transform pre;
+    bool any = false;
+    for (int p = parent[js.nodes[j]]; p != -1 && js.joint_of_node[p] < 0; p = parent[p]) {
+      pre = compose(rest_of(m.nodes[p]), pre);
+      any = true;
+    }
+    if (!any || pre == Transform{}) continue;
+    sk.rest[j] = compose(pre, sk.rest[j]);
+    for (Clip& c : out.clips) {
+      JointTracks& jt = c.joints[j];
+      for (Vec3& v : jt.translation.values) v = pre.translation + rotate(pre.rotation, pre.scale * v);
+      for (auto* sl : {&jt.translation.in_slopes, &jt.translation.out_slopes})
+        for (Vec3& v : *sl) v = rotate(pre.rotation, pre.scale * v);
+      for (Quat& q : jt.rotation.values) q = normalize(pre.rotation * q);
+      for (auto* sl : {&jt.rotation.in_slopes, &jt.rotation.out_slopes})
+        for (Quat& q : *sl) q = pre.rotation * q;
+      for (Vec3& v : jt.scale.values) v = pre.scale * v;
+      for (auto* sl : {&jt.scale.in_slopes, &jt.scale.out_slopes})
+        for (Vec3& v : *sl) v = pre.scale * v;
+    }
+  }
+  if (m.skins.empty() || m.skins[0].inverseBindMatrices < 0) return;
+  const std::vector<float> ibm = r.floats(m.skins[0].inverseBindMatrices, 16, "skin 0 inverseBindMatrices");
+  if (ibm.size() != 16 * js.nodes.size()) return;  // (a count the skin does not match: unused)
+  std::vector<Mat4> bind(js.nodes.size());
+  std::vector<Transform> world(js.nodes.size());
+  float size = 1, worst = 0;
+  for (size_t j = 0; j < bind.size(); ++j) {
+    Mat4 inv;
+    for (int i = 0; i < 16; ++i) inv.m[i] = ibm[16 * j + i];
+    bind[j] = inverse_affine(inv);
+    for (float v : bind[j].m) {
+      if (!std::isfinite(v)) return;  // a singular inverse bind matrix: the nodes' rest stays
+    }
+    world[j] = sk.parents[j] < 0 ? sk.rest[j] : compose(world[sk.parents[j]], sk.rest[j]);
+    size = std::max(size, length(world[j].translation));
+    const Mat4 w = to_matrix(world[j]);
+    for (int i = 0; i < 16; ++i) worst = std::max(worst, std::fabs(w.m[i] - bind[j].m[i]));
+  }
+  if (worst <= 1e-4f * size) return;
+  for (size_t j = 0; j < bind.size(); ++j) {
+    const int p = sk.parents[j];
+    const Mat4 local = p < 0 ? bind[j] : inverse_affine(bind[p]) * bind[j];
+    tinygltf::Node n;
+    n.matrix.assign(local.m.begin(), local.m.end());
+    sk.rest[j] = rest_of(n);
+  }
+  out.notes.push_back("the rest pose is the skin's bind pose (its inverse bind matrices differ "
+                      "from the nodes' rest)");
+}
+
 }  // namespace
 
 Animated read(const std::filesystem::path& path, Bytes bytes, const ImportOptions& options) {
@@ -458,7 +518,12 @@ Animated read(const std::filesystem::path& path, Bytes bytes, const ImportOption
     if (!options.clip.empty() && model.animations[i].name != options.clip) continue;
     found = true;
     out.clips.push_back(read_clip(r, i, joints, out.skeleton.num_joints(), out));
+    if (options.untimed) {
+      const Json x = extras_of(r, model.animations[i].extras_json_string, "animation");
+      if (!x.contains("duration") && !x.contains("events")) options.untimed->push_back(out.clips.back().name);
+    }
   }
+  fold_file_rest(r, parent, joints, out);
   if (!found) {
     std::string names;
     for (const auto& a : model.animations) names += (names.empty() ? "" : ", ") + a.name;

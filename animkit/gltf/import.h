@@ -3,7 +3,10 @@
 //
 // - the skeleton is the first skin's joints (or, with no skin, every node of the scene), kept in
 //   the file's order when parents come before children, else reordered depth first; the rest
-//   pose is each node's TRS (a matrix is decomposed);
+//   pose is each node's TRS (a matrix is decomposed), with the rest of the non-joint nodes
+//   between a joint and its joint parent (an armature node) folded into its rest and keys, and,
+//   when the skin's inverse bind matrices disagree with the nodes, the bind pose they give
+//   (issue 32: the file's own rest, which fit_to_template relates to a template's);
 // - each animation becomes a clip: LINEAR rotations slerp, LINEAR translations / scales lerp,
 //   STEP holds, CUBICSPLINE becomes Hermite keys with the file's tangents (units per second, as
 //   glTF and the neutral clip both define them);
@@ -17,6 +20,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "animkit/core/registry.h"
 
@@ -24,6 +28,9 @@ namespace animkit::gltf {
 
 struct ImportOptions {
   std::string clip;  // only the animation of this name (empty: every animation)
+  // Out, when set: the names of the animations that carry no animkit extras (neither `duration`
+  // nor `events`: another tool wrote them), for fit_to_template (template_fit.h).
+  std::vector<std::string>* untimed = nullptr;
 };
 
 // Reads glTF bytes (GLB when they start with "glTF", else JSON text). `path` names the file in

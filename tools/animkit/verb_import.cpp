@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "animkit/gltf/import.h"
+#include "animkit/gltf/template_fit.h"
 #include "cli.h"
 
 namespace animkit::cli {
@@ -49,6 +50,8 @@ void add_import_verb(CLI::App& app, Cli& cli) {
     ImportRequest request;
     gltf::ImportOptions io;
     io.clip = clip;
+    std::vector<std::string> untimed;
+    io.untimed = &untimed;
     request.source = gltf::read(input, io);
     request.template_path = !template_path.empty() ? template_path
                             : options.count("template") ? options.at("template")
@@ -58,7 +61,10 @@ void add_import_verb(CLI::App& app, Cli& cli) {
     if (!std::isnan(tolerance)) request.options["tolerance"] = fmt::format("{}", tolerance);
     if (!std::isnan(frame_rate)) request.options["frame-rate"] = fmt::format("{}", frame_rate);
     request.dry_run = dry_run;
+    // Another tool's rest and timing made the template's (issue 32; template_fit.h).
+    const std::vector<std::string> fitted = gltf::fit_to_template(request, untimed, cli.registry);
     ImportResult result = format->import_gltf(request);
+    result.notes.insert(result.notes.begin(), fitted.begin(), fitted.end());
     if (!dry_run) write_file(out_path, result.bytes);
     if (cli.json) {
       Json j{{"input", input}, {"format", format_name}, {"output", dry_run ? Json() : Json(out_path)},

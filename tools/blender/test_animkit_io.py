@@ -159,6 +159,51 @@ def run_case(name, path, bake=False, **options):
           f"worst position {worst_p:.2e}, rotation component {worst_r:.2e}")
 
 
+def run_model(name, path):
+    """A model PAC's skinned meshes come in bound to the add-on's armature (issues 27, 32): every
+    mesh object is parented to it with an Armature modifier on it, its vertex groups are bones,
+    and posed at a clip's frame, a vertex weighted to one bone moves as that bone does (Blender's
+    skinning through the add-on's rest and pose matrices)."""
+    clear_scene()
+    result = bpy.ops.import_scene.animkit(filepath=str(path))
+    check(result == {"FINISHED"}, f"{name}: import returned {result}")
+    obj = next(o for o in bpy.context.scene.objects if o.type == "ARMATURE")
+    check(sum(o.type == "ARMATURE" for o in bpy.data.objects) == 1, f"{name}: one armature")
+    meshes = [o for o in bpy.data.objects if o.type == "MESH"]
+    check(len(meshes) > 0, f"{name}: no mesh imported")
+    bind = {}
+    for m in meshes:
+        check(m.parent == obj, f"{name}/{m.name}: not parented to the armature")
+        check(any(mod.type == "ARMATURE" and mod.object == obj for mod in m.modifiers),
+              f"{name}/{m.name}: no Armature modifier on the armature")
+        groups = {g.index: g.name for g in m.vertex_groups}
+        check(set(groups.values()) <= set(obj.data.bones.keys()),
+              f"{name}/{m.name}: vertex groups that are not bones")
+        for v in m.data.vertices:
+            full = [g for g in v.groups if g.weight > 0.999]
+            if full and len(bind) < 200:
+                bind[(m.name, v.index)] = (groups[full[0].group], m.matrix_world @ v.co)
+    check(len(bind) > 0, f"{name}: no vertex bound to one bone")
+    clip = bpy.data.actions[0]
+    obj.animation_data.action = clip
+    bpy.context.scene.frame_set(int(clip.frame_range[1] // 2))
+    depsgraph = bpy.context.evaluated_depsgraph_get()
+    worst = 0.0
+    for (mesh_name, index), (bone, rest_world) in bind.items():
+        m = bpy.data.objects[mesh_name]
+        evaluated = m.evaluated_get(depsgraph).to_mesh()
+        got = m.matrix_world @ evaluated.vertices[index].co
+        m.evaluated_get(depsgraph).to_mesh_clear()
+        b = obj.pose.bones[bone]
+        want = (obj.matrix_world @ b.matrix @ b.bone.matrix_local.inverted() @
+                obj.matrix_world.inverted() @ rest_world)
+        worst = max(worst, (got - want).length)
+    size = max(1.0, max(v.length for _, v in bind.values()))
+    check(worst <= 1e-4 * size, f"{name}: skinned vertices off by {worst:g}")
+    print(f"{name}: {len(meshes)} mesh objects bound to {len(obj.data.bones)} bones; "
+          f"{len(bind)} single-bone vertices follow their bone within {worst:.2e}")
+
+
 def main():
     animkit_io.register()
     demo = os.path.abspath(ARGS.demo)
@@ -181,6 +226,7 @@ def main():
     run_case("asherons_call", os.path.join(ac, "0x09000101.bin"),
              animations=os.path.join(ac, "animations"), parts=os.path.join(ac, "parts.json"))
     run_case("shadow_of_war", os.path.join(demo, "shadow_of_war.anix"))
+    run_model("monster_hunter_model", os.path.join(demo, "mh-model.pac"))
     if FAILURES:
         print(f"{len(FAILURES)} failures")
         sys.exit(1)

@@ -9,9 +9,12 @@ the armature are animkit's model space exactly: a pose bone's `matrix` at a key 
 model matrix `animkit pose` computes.
 
 File > Export > "Game animation (animkit)" writes the active armature and its Actions as
-animkit's neutral JSON (`.json`, which animkit reads back) or as glTF 2.0 (`.glb` / `.gltf`,
-animkit's writer). Writing the engines' own formats needs the glTF import issue (17) and is not
-offered yet.
+animkit's neutral JSON (`.json`, which animkit reads back), as glTF 2.0 (`.glb` / `.gltf`,
+animkit's writer), or in a game's own format (issue 32: Warriors clip or character, MH pack
+entry, CoD xanim, AC animation, Shadow of War events) through the module's `import_gltf` with the
+original file as the template. What is in Blender wins: the keys, the pose markers (moved, added,
+deleted) and the Action's frame range; the imported exact times, payloads and length are kept
+only where they still stand.
 
 The `animkit` module must be importable: put the build's `python/` folder on PYTHONPATH, or
 name it in the add-on's preferences ("animkit module folder").
@@ -31,7 +34,7 @@ import os
 import sys
 
 import bpy
-from bpy.props import BoolProperty, FloatProperty, StringProperty
+from bpy.props import BoolProperty, EnumProperty, FloatProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
 from . import convert
@@ -99,6 +102,10 @@ class IMPORT_SCENE_OT_animkit(bpy.types.Operator, ImportHelper):
         description="Key every frame too (exact between the engine's keys, not only at them)",
         default=False,
     )
+    meshes: BoolProperty(
+        name="Meshes", default=True,
+        description="A model's skinned meshes too (a Monster Hunter model PAC), bound to the "
+                    "armature (through Blender's glTF importer)")
     # One StringProperty per engine option is added at register() (ENGINE_OPTIONS).
 
     def execute(self, context):
@@ -128,6 +135,18 @@ class IMPORT_SCENE_OT_animkit(bpy.types.Operator, ImportHelper):
             return {"CANCELLED"}
         name = os.path.splitext(os.path.basename(self.filepath))[0]
         obj = convert.build_armature(context, animated, name, bake=self.bake)
+        meshes = []
+        if self.meshes:
+            import tempfile
+
+            with tempfile.TemporaryDirectory() as tmp:
+                try:
+                    meshes = convert.import_meshes(context, doc, obj, tmp)
+                except animkit.Error as e:
+                    self.report({"WARNING"}, f"meshes not imported: {e}")
+            if meshes:
+                self.report({"INFO"}, f"{len(meshes)} skinned mesh object(s) bound to "
+                                      f"'{obj.name}'")
         for note in animated.notes:
             self.report({"INFO"}, note)
         self.report({"INFO"}, f"{doc.format}: {len(animated.skeleton)} joints, "
@@ -138,10 +157,24 @@ class IMPORT_SCENE_OT_animkit(bpy.types.Operator, ImportHelper):
         layout = self.layout
         layout.prop(self, "format")
         layout.prop(self, "bake")
+        layout.prop(self, "meshes")
         box = layout.box()
         box.label(text="Engine options")
         for keyword, _ in ENGINE_OPTIONS:
             box.prop(self, "opt_" + keyword)
+
+
+# The game formats the export writes (Format.import_gltf), with the original as the template.
+GAME_FORMATS = [
+    ("neutral", "Neutral JSON / glTF", "animkit's JSON (.json) or glTF 2.0 (.glb / .gltf)"),
+    ("warriors-character", "The Warriors: character", "every clip of a character resource"),
+    ("warriors-anm", "The Warriors: clip (.anm)", "one clip"),
+    ("mh-pack", "Monster Hunter: pack", "the pack with its entries written"),
+    ("cod-xanim", "Call of Duty: xanim", "one clip"),
+    ("ac-animation", "Asheron's Call: animation", "one clip"),
+    ("sow-anix", "Shadow of War: events (.anix)", "the events (the keys are kept raw)"),
+]
+SINGLE_CLIP = {"warriors-anm", "cod-xanim", "ac-animation"}
 
 
 class EXPORT_SCENE_OT_animkit(bpy.types.Operator, ExportHelper):
@@ -151,10 +184,19 @@ class EXPORT_SCENE_OT_animkit(bpy.types.Operator, ExportHelper):
     bl_label = "Game animation (animkit)"
 
     filename_ext = ".json"
-    filter_glob: StringProperty(default="*.json;*.glb;*.gltf", options={"HIDDEN"})
+    filter_glob: StringProperty(default="*", options={"HIDDEN"})
     rate: FloatProperty(
         name="Rate", description="glTF: resample Hermite tracks at this rate (0: the clip's)",
         default=0.0, min=0.0)
+    format: EnumProperty(name="Format", items=GAME_FORMATS, default="neutral",
+                         description="What to write: neutral JSON / glTF, or a game's format")
+    template: StringProperty(
+        name="Template", subtype="FILE_PATH",
+        description="The original file (a game format takes what Blender does not hold from it)")
+    clip: StringProperty(
+        name="Clip", description="The Action to write where the format holds one clip (empty: "
+                                 "the active Action; a character or pack takes every one)")
+    # One StringProperty per engine option is added at register() (ENGINE_OPTIONS).
 
     def check(self, context):
         return False  # keep the extension typed (.json, .glb or .gltf)
@@ -174,6 +216,12 @@ class EXPORT_SCENE_OT_animkit(bpy.types.Operator, ExportHelper):
         try:
             model = convert.armature_to_neutral(obj)
             animated = animkit.Animated.from_json(model)
+            if self.format != "neutral":
+                return self.write_game_format(animkit, obj, animated)
+        except (animkit.Error, ValueError) as e:  # ValueError: import_gltf's usage errors
+            self.report({"ERROR"}, str(e))
+            return {"CANCELLED"}
+        try:
             if self.filepath.lower().endswith((".glb", ".gltf")):
                 animated.export(self.filepath, rate=self.rate)
             else:
@@ -188,6 +236,41 @@ class EXPORT_SCENE_OT_animkit(bpy.types.Operator, ExportHelper):
         self.report({"INFO"}, f"{self.filepath}: {len(animated.skeleton)} joints, "
                               f"{len(animated.clips)} clips")
         return {"FINISHED"}
+
+    def write_game_format(self, animkit, obj, animated):
+        if not self.template:
+            self.report({"ERROR"}, f"{self.format}: name the original file as the template")
+            return {"CANCELLED"}
+        options = {}
+        for keyword, _ in ENGINE_OPTIONS:
+            value = getattr(self, "opt_" + keyword, "")
+            if value and keyword != "template":
+                options[keyword] = bpy.path.abspath(value) if os.path.exists(
+                    bpy.path.abspath(value)) else value
+        clip = self.clip
+        if not clip and self.format in SINGLE_CLIP:
+            current = obj.animation_data.action if obj.animation_data else None
+            clip = current.name if current else ""
+        result = animkit.import_gltf(animated, self.format, self.filepath,
+                                     template=bpy.path.abspath(self.template), clip=clip,
+                                     **options)
+        for note in result["notes"]:
+            self.report({"INFO"}, note)
+        self.report({"INFO"}, f"{self.filepath}: {self.format}, {result['bytes']} bytes")
+        return {"FINISHED"}
+
+    def draw(self, context):
+        layout = self.layout
+        layout.prop(self, "format")
+        if self.format == "neutral":
+            layout.prop(self, "rate")
+            return
+        layout.prop(self, "template")
+        layout.prop(self, "clip")
+        box = layout.box()
+        box.label(text="Engine options")
+        for keyword, _ in ENGINE_OPTIONS:
+            box.prop(self, "opt_" + keyword)
 
 
 def menu_import(self, context):
@@ -206,8 +289,9 @@ def register():
     bpy.utils.register_class(AnimkitPreferences)
     ENGINE_OPTIONS[:] = engine_options()
     for keyword, help_text in ENGINE_OPTIONS:
-        IMPORT_SCENE_OT_animkit.__annotations__["opt_" + keyword] = StringProperty(
-            name=keyword.replace("_", " "), description=help_text)
+        for cls in (IMPORT_SCENE_OT_animkit, EXPORT_SCENE_OT_animkit):
+            cls.__annotations__["opt_" + keyword] = StringProperty(
+                name=keyword.replace("_", " "), description=help_text)
     bpy.utils.register_class(IMPORT_SCENE_OT_animkit)
     bpy.utils.register_class(EXPORT_SCENE_OT_animkit)
     bpy.types.TOPBAR_MT_file_import.append(menu_import)

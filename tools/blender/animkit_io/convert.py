@@ -235,6 +235,40 @@ def _key_time(frame, fps, exact):
     return t
 
 
+def _events(action, fps):
+    """The Action's pose markers as events: the markers always win (moved, added, deleted); a
+    marker on its imported event's frame keeps that event's exact time and payload, a new or
+    moved one takes the payload of the stored event of the same name nearest in time (a game's
+    event is its name and payload: a copied sound stays a sound)."""
+    stored = json.loads(action.get("animkit_events", "[]"))
+    unused = list(range(len(stored)))
+    out = []
+    for m in sorted(action.pose_markers, key=lambda m: (m.frame, m.name)):
+        same = [i for i in unused if stored[i]["name"] == m.name]
+        exact = [i for i in same if int(round(stored[i]["time"] * fps)) == m.frame]
+        if exact:
+            i = exact[0]
+            unused.remove(i)
+            out.append(dict(stored[i]))
+            continue
+        near = min(same or [i for i, e in enumerate(stored) if e["name"] == m.name],
+                   key=lambda i: abs(stored[i]["time"] * fps - m.frame), default=None)
+        payload = stored[near].get("payload", {}) if near is not None else {}
+        out.append({"time": m.frame / fps, "name": m.name, "payload": payload})
+    out.sort(key=lambda e: e["time"])
+    return out
+
+
+def _duration(action, fps):
+    """The Action's frame range wins; the imported exact length while the range is unchanged."""
+    start, end = action.frame_range
+    length = (end - start) / fps
+    stored = action.get("animkit_duration")
+    if stored is not None and abs(float(stored) * fps - (end - start)) < 1e-3:
+        return float(stored)
+    return length
+
+
 def armature_to_neutral(obj):
     """The armature and its Actions as animkit's neutral JSON model (a dict)."""
     arm = obj.data
@@ -299,18 +333,84 @@ def armature_to_neutral(obj):
             for channel, values, prop in (("translation", ts, "location"),
                                           ("rotation", rs, "rotation_quaternion"),
                                           ("scale", ss, "scale")):
+                if not any(p == prop for (p, _) in fcs):
+                    continue  # an unkeyed channel holds the rest (no track: a format may have none)
                 tracks.append({"joint": name, "channel": channel,
                                "interpolation": "step" if step(prop) else "linear",
                                "times": times, "values": values})
-        if "animkit_events" in action:
-            events = json.loads(action["animkit_events"])
-        else:
-            events = [{"time": m.frame / fps, "name": m.name, "payload": {}}
-                      for m in action.pose_markers]
-        duration = float(action.get("animkit_duration",
-                                    (action.frame_range[1] - action.frame_range[0]) / fps))
+        events = _events(action, fps)
+        duration = _duration(action, fps)
         clips.append({"name": action.name, "duration": duration,
                       "frame_rate": float(action.get("animkit_frame_rate", fps)),
                       "looping": bool(action.get("animkit_looping", action.use_cyclic)),
                       "tracks": tracks, "events": events})
     return {"animkit": "neutral", "skeleton": {"joints": joints}, "clips": clips}
+
+
+# ---- meshes (a model's skinned meshes, issues 27 and 32) ---------------------------------------
+
+def _glb_has_meshes(path):
+    import struct
+
+    with open(path, "rb") as f:
+        head = f.read(20)
+        if len(head) < 20 or head[:4] != b"glTF":
+            return False
+        (length,) = struct.unpack("<I", head[12:16])
+        return bool(json.loads(f.read(length)).get("meshes"))
+
+
+def import_meshes(context, doc, obj, tmp_dir):
+    """The document's skinned meshes (a Monster Hunter model PAC), bound to `obj`.
+
+    animkit writes them into a .glb (Document.export, as `animkit export`), Blender's glTF
+    importer reads that, and each mesh object is moved onto the add-on's armature: parented
+    with its world placement kept, its Armature modifier pointed at `obj`; its vertex groups are
+    the joints' names, which are the bones' names. The importer's own armature and Actions are
+    deleted. Skinning needs only the rest and pose matrices in armature space, so the add-on's
+    bone orientation (the joints' model frames) deforms the mesh as the engine does.
+    Returns the mesh objects."""
+    import os
+
+    glb = os.path.join(tmp_dir, "model.glb")
+    doc.export(glb)
+    if not _glb_has_meshes(glb):
+        return []
+    scene = context.scene
+    kept = (scene.render.fps, scene.render.fps_base, scene.frame_start, scene.frame_end)
+    objects, actions = set(bpy.data.objects), set(bpy.data.actions)
+    # Blender 3.4's glTF importer smooths polygons with `numpy.bool`, which NumPy 1.24 (Debian
+    # 12's) no longer has: lend it the builtin for the call.
+    import numpy
+
+    lent = "bool" not in numpy.__dict__
+    if lent:
+        numpy.bool = bool
+    try:
+        bpy.ops.import_scene.gltf(filepath=glb)
+    finally:
+        if lent:
+            del numpy.bool
+    scene.render.fps, scene.render.fps_base, scene.frame_start, scene.frame_end = kept
+    new = [o for o in bpy.data.objects if o not in objects]
+    meshes = [o for o in new if o.type == "MESH"]
+    for m in meshes:
+        world = m.matrix_world.copy()
+        m.parent = obj
+        m.matrix_world = world
+        for mod in m.modifiers:
+            if mod.type == "ARMATURE":
+                mod.object = obj
+        if not any(mod.type == "ARMATURE" for mod in m.modifiers):
+            m.modifiers.new("Armature", "ARMATURE").object = obj
+    for o in new:
+        if o.type != "MESH":
+            data = o.data
+            bpy.data.objects.remove(o)
+            if data is not None and data.users == 0 and isinstance(data, bpy.types.Armature):
+                bpy.data.armatures.remove(data)
+    for a in list(bpy.data.actions):
+        if a not in actions:
+            bpy.data.actions.remove(a)
+    context.view_layer.objects.active = obj
+    return meshes

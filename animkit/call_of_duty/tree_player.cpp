@@ -21,16 +21,39 @@ const float kDeltaScale = static_cast<float>((1.0 / 32767.0) * (1.0 / 32767.0));
 // script sets) the whole cycles are taken at once, so an update stays bounded (README Choices).
 constexpr float kMaxWrapLoop = 1024.0f;
 
-// §6.1: a + (b - a) · frac. Rotation lanes come as floats of their int16 values, so b - a is
-// the integer difference (§2.1) exactly.
 static_assert(sizeof(Quat) == 4 * sizeof(float));
-float lerp(float a, float b, float frac) { return a + (b - a) * frac; }
+
+// One part's 4 lanes as one vector: the compiler's generic vectors (SSE2 on any x86-64, NEON on
+// arm64; Highway's static target on this toolchain's baseline flags is its scalar one, and the
+// runtime dispatch of soa_kernels costs more than 4 lanes win). Each lane is computed on its
+// own, so the results are the scalar float32 ones bit for bit (and -ffp-contract=off: no FMA).
+typedef float V4 __attribute__((vector_size(16)));
+V4 load4(const float* p) {
+  V4 v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+void store4(float* p, V4 v) { std::memcpy(p, &v, sizeof v); }
+V4 splat(float x) { return V4{x, x, x, x}; }
+
+// §2.1's sparse search from the key found at the last update: the i with idx[i] <= f < idx[i+1]
+// (0 when f < idx[0]), what the search by halves finds on a non-decreasing list.
+uint32_t cursor_search(const std::vector<uint16_t>& frames, uint32_t i, uint32_t f) {
+  const uint32_t size = static_cast<uint32_t>(frames.size());
+  if (i >= size) i = size - 1;
+  if (frames[i] <= f) {
+    while (i + 1 < size && frames[i + 1] <= f) ++i;
+  } else {
+    while (i > 0 && frames[i] > f) --i;
+  }
+  return i;
+}
 
 }  // namespace
 
 void TreePlayer::Accum::clear() {
-  std::fill(lanes.begin(), lanes.end(), Quat{0, 0, 0, 0});
-  std::fill(translation.begin(), translation.end(), Vec3{});
+  std::fill(lanes.begin(), lanes.end(), 0.0f);
+  std::fill(translation.begin(), translation.end(), 0.0f);
   std::fill(weight.begin(), weight.end(), 0.0f);
 }
 
@@ -103,33 +126,52 @@ TreePlayer::TreePlayer(XAnim tree, std::vector<PlayLeafAnim> anims) : tree_(std:
   for (Leaf& leaf : leaves_) {
     if (!leaf.file) continue;
     const uint32_t total = leaf.file->total_frames();
-    size_t keys = 0;
-    for (const XAnimPart& part : leaf.file->parts) keys += part.rotation.keys.size();
-    leaf.rotation_keys.reserve(4 * keys);  // stable: the plans point into it
+    size_t keys = 0, translations = 0;
+    for (const XAnimPart& part : leaf.file->parts) {
+      keys += part.rotation.keys.size();
+      translations += part.translation.values.size();
+    }
+    // Reserved whole: the plans point into them.
+    leaf.rotation_keys.reserve(4 * keys);
+    leaf.translation_keys.reserve(4 * translations);
+    auto stream = [&](uint16_t key_count, const std::vector<uint16_t>& frames, const float* first) {
+      Stream s;
+      s.key_count = key_count;
+      s.dense = frames.empty() && key_count == total;
+      s.sorted = !frames.empty() && std::is_sorted(frames.begin(), frames.end());
+      s.keys = first;
+      s.frames = &frames;
+      return s;
+    };
     for (size_t p = 0; p < leaf.slot.size(); ++p) {
       if (leaf.slot[p] < 0) continue;
       const XAnimPart& part = leaf.file->parts[p];
-      const float* first = leaf.rotation_keys.data() + leaf.rotation_keys.size();
+      const float* rotation = leaf.rotation_keys.data() + leaf.rotation_keys.size();
       for (const XAnimQuatKey& k : part.rotation.keys) {
         for (int16_t lane : k) leaf.rotation_keys.push_back(static_cast<float>(lane));
+      }
+      const float* translation = leaf.translation_keys.data() + leaf.translation_keys.size();
+      for (const Vec3& v : part.translation.values) {
+        leaf.translation_keys.insert(leaf.translation_keys.end(), {v.x, v.y, v.z, 0.0f});
       }
       PartPlan plan;
       plan.slot = leaf.slot[p];
       plan.two_component = part.rotation.two_component;
-      plan.rotation = &part.rotation;
-      plan.translation = &part.translation;
-      plan.rotation_dense = part.rotation.frames.empty() && part.rotation.key_count == total;
-      plan.translation_dense =
-          part.translation.frames.empty() && part.translation.key_count == total;
-      plan.rotation_keys = first;
+      plan.rotation = stream(part.rotation.key_count, part.rotation.frames, rotation);
+      plan.translation = stream(part.translation.key_count, part.translation.frames, translation);
+      // The parser guarantees K values; a hand-built file short of them is read as no stream.
+      if (part.rotation.keys.size() < part.rotation.key_count) plan.rotation.key_count = 0;
+      if (part.translation.values.size() < part.translation.key_count) {
+        plan.translation.key_count = 0;
+      }
       leaf.plan.push_back(plan);
     }
   }
   const size_t parts = part_names_.size();
   levels_.resize(depth_max + 2);
   for (Accum& a : levels_) {
-    a.lanes.resize(parts);
-    a.translation.resize(parts);
+    a.lanes.resize(4 * parts);
+    a.translation.resize(4 * parts);
     a.weight.resize(parts);
   }
   pose_.resize(parts);
@@ -249,10 +291,12 @@ void TreePlayer::update(float dt) {
       continue;
     }
     // §6.1: a division per lane and per component, not a multiply by the reciprocal.
-    const float w = out.weight;
-    out.lanes = {top.lanes[p].x / w, top.lanes[p].y / w, top.lanes[p].z / w, top.lanes[p].w / w};
-    out.translation = {top.translation[p].x / w, top.translation[p].y / w,
-                       top.translation[p].z / w};
+    const V4 w = splat(out.weight);
+    float lanes[4], translation[4];
+    store4(lanes, load4(&top.lanes[4 * p]) / w);
+    store4(translation, load4(&top.translation[4 * p]) / w);
+    out.lanes = {lanes[0], lanes[1], lanes[2], lanes[3]};
+    out.translation = {translation[0], translation[1], translation[2]};
   }
 }
 
@@ -416,45 +460,59 @@ void TreePlayer::blend(int32_t node, float weight, size_t level, bool top) {
 // §2.2 / §6.1: lanes += f32(lerp · f32(weight · 1/32767)), translation += f32(lerp · weight),
 // accumulated weight += weight; a 2-component stream writes z and w only; a compressed part
 // with no key adds its weight to w; no translation key adds nothing (§6.4).
-void TreePlayer::add_leaf(int32_t node, float weight, Accum& into) const {
-  const Leaf& leaf = leaves_[node];
+void TreePlayer::add_leaf(int32_t node, float weight, Accum& into) {
+  Leaf& leaf = leaves_[node];
   if (!leaf.file) return;
   const XAnimFrame at = xanim_frame(nodes_[node].time, leaf.n);
   // Every dense stream of the leaf (K = T) interpolates the same two keys.
   const XAnimKeySpan dense = xanim_span(at, static_cast<uint16_t>(leaf.n + 1u), {});
-  const float scale = weight * kLaneScale;
-  Quat* lanes = into.lanes.data();
-  Vec3* translations = into.translation.data();
-  float* weights = into.weight.data();
-  for (const PartPlan& plan : leaf.plan) {
-    Quat& q = lanes[plan.slot];
-    const XAnimRotationStream& r = *plan.rotation;
-    if (r.key_count == 0) {
-      q.w = q.w + weight;  // an uncompressed part with no key is undefined in the game: the same
-    } else {
-      const XAnimKeySpan s = plan.rotation_dense ? dense : xanim_span(at, r.key_count, r.frames);
-      const float* a = plan.rotation_keys + 4 * s.first;
-      const float* b = plan.rotation_keys + 4 * s.second;
-      float sum[4];
-      std::memcpy(sum, &q, sizeof sum);
-      if (plan.two_component) {
-        // A 2-component stream writes lanes z and w only (x, y keep their sum, even its -0).
-        for (int l = 2; l < 4; ++l) sum[l] = sum[l] + lerp(a[l], b[l], s.frac) * scale;
-      } else {
-        for (int l = 0; l < 4; ++l) sum[l] = sum[l] + lerp(a[l], b[l], s.frac) * scale;
-      }
-      std::memcpy(&q, sum, sizeof sum);
+  // §2.1's span of one stream; sparse ones search from their cursor.
+  auto span = [&](Stream& s) {
+    if (s.dense) return dense;
+    if (!s.sorted || s.key_count <= 1 || at.last) return xanim_span(at, s.key_count, *s.frames);
+    const std::vector<uint16_t>& frames = *s.frames;
+    const uint32_t i = s.cursor = cursor_search(frames, s.cursor, at.f);
+    XAnimKeySpan out;
+    if (i + 1u >= s.key_count) {
+      out.first = out.second = s.key_count - 1u;
+      return out;
     }
-    const XAnimTranslationStream& t = *plan.translation;
-    if (t.key_count > 0) {
-      const XAnimKeySpan s =
-          plan.translation_dense ? dense : xanim_span(at, t.key_count, t.frames);
-      const Vec3& a = t.values[s.first];
-      const Vec3& b = t.values[s.second];
-      Vec3& v = translations[plan.slot];
-      v.x = v.x + lerp(a.x, b.x, s.frac) * weight;
-      v.y = v.y + lerp(a.y, b.y, s.frac) * weight;
-      v.z = v.z + lerp(a.z, b.z, s.frac) * weight;
+    out.first = i;
+    out.second = i + 1;
+    const float width = static_cast<float>(frames[i + 1]) - static_cast<float>(frames[i]);
+    out.frac = width > 0 ? (at.ft - static_cast<float>(frames[i])) / width : 0.0f;
+    return out;
+  };
+  const V4 scale = splat(weight * kLaneScale);
+  const V4 weight4 = splat(weight);
+  float* lanes = into.lanes.data();
+  float* translations = into.translation.data();
+  float* weights = into.weight.data();
+  for (PartPlan& plan : leaf.plan) {
+    float* q = lanes + 4 * plan.slot;
+    if (plan.rotation.key_count == 0) {
+      q[3] = q[3] + weight;  // an uncompressed part with no key is undefined in the game: the same
+    } else {
+      const XAnimKeySpan s = span(plan.rotation);
+      const V4 a = load4(plan.rotation.keys + 4 * s.first);
+      const V4 b = load4(plan.rotation.keys + 4 * s.second);
+      const V4 sum = load4(q);
+      // lanes += f32(f32(a + f32(f32(b - a) * frac)) * scale)
+      const V4 out = sum + (a + (b - a) * splat(s.frac)) * scale;
+      if (plan.two_component) {
+        // A 2-component stream writes lanes z and w only (x, y keep their sums, -0 included).
+        q[2] = out[2];
+        q[3] = out[3];
+      } else {
+        store4(q, out);
+      }
+    }
+    if (plan.translation.key_count > 0) {
+      const XAnimKeySpan s = span(plan.translation);
+      const V4 a = load4(plan.translation.keys + 4 * s.first);
+      const V4 b = load4(plan.translation.keys + 4 * s.second);
+      float* v = translations + 4 * plan.slot;
+      store4(v, load4(v) + (a + (b - a) * splat(s.frac)) * weight4);
     }
     weights[plan.slot] = weights[plan.slot] + weight;
   }
@@ -467,20 +525,17 @@ void TreePlayer::merge(const Accum& sub, float weight, Accum& into, int32_t node
   bool empty = false;
   for (size_t p = 0; p < sub.weight.size(); ++p) {
     if (!(sub.weight[p] > 0)) continue;  // no child has the part: nothing to merge
-    const Quat& q = sub.lanes[p];
-    float sum = q.x * q.x;
-    sum = sum + q.y * q.y;
-    sum = sum + q.z * q.z;
-    sum = sum + q.w * q.w;
+    const float* q = &sub.lanes[4 * p];
+    float sum = q[0] * q[0];
+    sum = sum + q[1] * q[1];
+    sum = sum + q[2] * q[2];
+    sum = sum + q[3] * q[3];
     const float len = std::sqrt(sum);
     if (len > 0) {
-      const float s = weight / len;
-      Quat& o = into.lanes[p];
-      o = {o.x + q.x * s, o.y + q.y * s, o.z + q.z * s, o.w + q.w * s};
-      const float f = weight / sub.weight[p];
-      const Vec3& t = sub.translation[p];
-      Vec3& v = into.translation[p];
-      v = {v.x + t.x * f, v.y + t.y * f, v.z + t.z * f};
+      float* o = &into.lanes[4 * p];
+      store4(o, load4(o) + load4(q) * splat(weight / len));
+      float* v = &into.translation[4 * p];
+      store4(v, load4(v) + load4(&sub.translation[4 * p]) * splat(weight / sub.weight[p]));
     } else {
       empty = true;
     }

@@ -94,14 +94,21 @@ class TreePlayer {
 
  private:
   // A part's streams, flattened when the player is built so an update reads no vector headers.
+  // Keys are 4 floats each (rotation x, y, z, w; translation x, y, z, 0) so a part's lanes are
+  // one 4-lane vector: the lanes are independent, so the vector does §2.2's float32 arithmetic
+  // lane by lane in §2.2's order (no sum is reordered).
+  struct Stream {
+    uint16_t key_count = 0;
+    bool dense = false;   // K = T, no frame list: the leaf's shared dense span
+    bool sorted = false;  // non-decreasing frame list: the cursor search applies
+    uint32_t cursor = 0;  // the key found at the last update (a sparse search starts there)
+    const float* keys = nullptr;
+    const std::vector<uint16_t>* frames = nullptr;
+  };
   struct PartPlan {
     int32_t slot = -1;  // pose slot
     bool two_component = false;
-    bool rotation_dense = false;  // K = T, no frame list: the leaf's shared dense span
-    bool translation_dense = false;
-    const XAnimRotationStream* rotation = nullptr;
-    const XAnimTranslationStream* translation = nullptr;
-    const float* rotation_keys = nullptr;  // K x (x, y, z, w): the decoded int16 lanes as floats
+    Stream rotation, translation;
   };
   struct Leaf {
     const XAnimFile* file = nullptr;
@@ -112,13 +119,13 @@ class TreePlayer {
     std::vector<int32_t> slot;  // part i -> pose slot (-1: unbound, a lower duplicate name)
     std::vector<PartPlan> plan;  // the bound parts
     // Every decoded rotation key as 4 floats (exact: int16 values), so that the lerp is float
-    // arithmetic only: f32(b) - f32(a) equals the integer difference (< 2^24) exactly.
-    std::vector<float> rotation_keys;
+    // arithmetic only: f32(b) - f32(a) equals the integer difference (< 2^24) exactly; every
+    // translation key as (x, y, z, 0).
+    std::vector<float> rotation_keys, translation_keys;
   };
+  // Structure of arrays by pose slot: 4 lanes, 4 translation floats (the last unused), 1 weight.
   struct Accum {
-    std::vector<Quat> lanes;
-    std::vector<Vec3> translation;
-    std::vector<float> weight;
+    std::vector<float> lanes, translation, weight;
     void clear();
   };
 
@@ -128,7 +135,7 @@ class TreePlayer {
   void fire_notes(int32_t node);
   void compute_delta(int32_t node);
   void blend(int32_t node, float weight, size_t level, bool top);
-  void add_leaf(int32_t node, float weight, Accum& into) const;
+  void add_leaf(int32_t node, float weight, Accum& into);
   void merge(const Accum& sub, float weight, Accum& into, int32_t node);
 
   XAnim tree_;

@@ -35,6 +35,19 @@ V4 load4(const float* p) {
 }
 void store4(float* p, V4 v) { std::memcpy(p, &v, sizeof v); }
 V4 splat(float x) { return V4{x, x, x, x}; }
+typedef int32_t V4i __attribute__((vector_size(16)));
+// Lane by lane: `yes` where the mask is set, else `no` (bits, so -0 and NaN pass unchanged).
+V4 select(V4i mask, V4 yes, V4 no) {
+  V4i a, b;
+  std::memcpy(&a, &yes, sizeof a);
+  std::memcpy(&b, &no, sizeof b);
+  const V4i r = (a & mask) | (b & ~mask);
+  V4 out;
+  std::memcpy(&out, &r, sizeof out);
+  return out;
+}
+// IEEE square root per lane (correctly rounded, as std::sqrt on a float).
+V4 sqrt4(V4 v) { return V4{std::sqrt(v[0]), std::sqrt(v[1]), std::sqrt(v[2]), std::sqrt(v[3])}; }
 
 // §2.1's sparse search from the key found at the last update: the i with idx[i] <= f < idx[i+1]
 // (0 when f < idx[0]), what the search by halves finds on a non-decreasing list.
@@ -51,11 +64,7 @@ uint32_t cursor_search(const std::vector<uint16_t>& frames, uint32_t i, uint32_t
 
 }  // namespace
 
-void TreePlayer::Accum::clear() {
-  std::fill(lanes.begin(), lanes.end(), 0.0f);
-  std::fill(translation.begin(), translation.end(), 0.0f);
-  std::fill(weight.begin(), weight.end(), 0.0f);
-}
+void TreePlayer::Accum::clear() { std::fill(data.begin(), data.end(), 0.0f); }
 
 TreePlayer::TreePlayer(XAnim tree, std::vector<PlayLeafAnim> anims) : tree_(std::move(tree)) {
   const size_t count = tree_.entries.size();
@@ -166,13 +175,13 @@ TreePlayer::TreePlayer(XAnim tree, std::vector<PlayLeafAnim> anims) : tree_(std:
       }
       leaf.plan.push_back(plan);
     }
+    build_runs(leaf);
   }
   const size_t parts = part_names_.size();
   levels_.resize(depth_max + 2);
   for (Accum& a : levels_) {
-    a.lanes.resize(4 * parts);
-    a.translation.resize(4 * parts);
-    a.weight.resize(parts);
+    a.stride = (parts + 3) / 4 * 4;
+    a.data.assign(8 * a.stride, 0.0f);
   }
   pose_.resize(parts);
   server_notes_.reserve(note_capacity);
@@ -285,16 +294,16 @@ void TreePlayer::update(float dt) {
   blend(0, 1.0f, 0, true);
   for (size_t p = 0; p < pose_.size(); ++p) {
     PlayPart& out = pose_[p];
-    out.weight = top.weight[p];
+    out.weight = top.lane(kWeightLane)[p];
     if (!(out.weight > 0)) {
       out = PlayPart{};
       continue;
     }
     // §6.1: a division per lane and per component, not a multiply by the reciprocal.
-    const V4 w = splat(out.weight);
-    float lanes[4], translation[4];
-    store4(lanes, load4(&top.lanes[4 * p]) / w);
-    store4(translation, load4(&top.translation[4 * p]) / w);
+    const float w = out.weight;
+    const float lanes[4] = {top.lane(0)[p] / w, top.lane(1)[p] / w, top.lane(2)[p] / w,
+                            top.lane(3)[p] / w};
+    const float translation[3] = {top.lane(4)[p] / w, top.lane(5)[p] / w, top.lane(6)[p] / w};
     out.lanes = {lanes[0], lanes[1], lanes[2], lanes[3]};
     out.translation = {translation[0], translation[1], translation[2]};
   }
@@ -483,65 +492,136 @@ void TreePlayer::add_leaf(int32_t node, float weight, Accum& into) {
     out.frac = width > 0 ? (at.ft - static_cast<float>(frames[i])) / width : 0.0f;
     return out;
   };
-  const V4 scale = splat(weight * kLaneScale);
-  const V4 weight4 = splat(weight);
-  float* lanes = into.lanes.data();
-  float* translations = into.translation.data();
-  float* weights = into.weight.data();
+  const float scale = weight * kLaneScale;
+  // 4 parts at a time: lanes += f32(f32(a + f32(f32(b - a) * frac)) * scale), translation +=
+  // f32(lerp * weight), weight += weight; a 2-component part keeps its x, y sums.
+  {
+    const V4 scale4 = splat(scale), weight4 = splat(weight), frac4 = splat(dense.frac);
+    float* acc[8];
+    for (int l = 0; l < 8; ++l) acc[l] = into.lane(l);
+    for (const DenseRun& run : leaf.runs) {
+      const size_t count = run.count;
+      const float* ka = run.keys.data() + static_cast<size_t>(dense.first) * 7 * count;
+      const float* kb = run.keys.data() + static_cast<size_t>(dense.second) * 7 * count;
+      for (size_t j = 0; j < count; j += 4) {
+        const size_t slot = static_cast<size_t>(run.slot) + j;
+        V4i two;
+        std::memcpy(&two, run.two_mask.data() + j, sizeof two);
+        for (int l = 0; l < 7; ++l) {
+          const V4 a = load4(ka + l * count + j);
+          const V4 b = load4(kb + l * count + j);
+          const V4 sum = load4(acc[l] + slot);
+          V4 out = sum + (a + (b - a) * frac4) * (l < 4 ? scale4 : weight4);
+          if (l < 2) out = select(two, sum, out);
+          store4(acc[l] + slot, out);
+        }
+        store4(acc[kWeightLane] + slot, load4(acc[kWeightLane] + slot) + weight4);
+      }
+    }
+  }
+  float* lanes[4] = {into.lane(0), into.lane(1), into.lane(2), into.lane(3)};
+  float* translations[3] = {into.lane(4), into.lane(5), into.lane(6)};
+  float* weights = into.lane(kWeightLane);
   for (PartPlan& plan : leaf.plan) {
-    float* q = lanes + 4 * plan.slot;
+    const size_t slot = static_cast<size_t>(plan.slot);
     if (plan.rotation.key_count == 0) {
-      q[3] = q[3] + weight;  // an uncompressed part with no key is undefined in the game: the same
+      // An uncompressed part with no key is undefined in the game: the same.
+      lanes[3][slot] = lanes[3][slot] + weight;
     } else {
       const XAnimKeySpan s = span(plan.rotation);
-      const V4 a = load4(plan.rotation.keys + 4 * s.first);
-      const V4 b = load4(plan.rotation.keys + 4 * s.second);
-      const V4 sum = load4(q);
-      // lanes += f32(f32(a + f32(f32(b - a) * frac)) * scale)
-      const V4 out = sum + (a + (b - a) * splat(s.frac)) * scale;
-      if (plan.two_component) {
-        // A 2-component stream writes lanes z and w only (x, y keep their sums, -0 included).
-        q[2] = out[2];
-        q[3] = out[3];
-      } else {
-        store4(q, out);
+      const float* a = plan.rotation.keys + 4 * s.first;
+      const float* b = plan.rotation.keys + 4 * s.second;
+      // A 2-component stream writes lanes z and w only (x, y keep their sums, -0 included).
+      for (int l = plan.two_component ? 2 : 0; l < 4; ++l) {
+        lanes[l][slot] = lanes[l][slot] + (a[l] + (b[l] - a[l]) * s.frac) * scale;
       }
     }
     if (plan.translation.key_count > 0) {
       const XAnimKeySpan s = span(plan.translation);
-      const V4 a = load4(plan.translation.keys + 4 * s.first);
-      const V4 b = load4(plan.translation.keys + 4 * s.second);
-      float* v = translations + 4 * plan.slot;
-      store4(v, load4(v) + (a + (b - a) * splat(s.frac)) * weight4);
+      const float* a = plan.translation.keys + 4 * s.first;
+      const float* b = plan.translation.keys + 4 * s.second;
+      for (int l = 0; l < 3; ++l) {
+        translations[l][slot] = translations[l][slot] + (a[l] + (b[l] - a[l]) * s.frac) * weight;
+      }
     }
-    weights[plan.slot] = weights[plan.slot] + weight;
+    weights[slot] = weights[slot] + weight;
   }
+}
+
+// Groups the plans that are dense in both streams and take consecutive slots into runs of 4
+// parts (the rest stay plans), their keys rearranged by lane.
+void TreePlayer::build_runs(Leaf& leaf) {
+  const uint32_t keys = leaf.n + 1u;
+  std::vector<PartPlan> rest;
+  size_t i = 0;
+  while (i < leaf.plan.size()) {
+    auto dense = [&](const PartPlan& p) {
+      return p.rotation.dense && p.translation.dense && p.rotation.key_count == keys &&
+             p.translation.key_count == keys;
+    };
+    size_t end = i;
+    while (end < leaf.plan.size() && dense(leaf.plan[end]) &&
+           leaf.plan[end].slot == leaf.plan[i].slot + static_cast<int32_t>(end - i)) {
+      ++end;
+    }
+    const size_t grouped = (end - i) / 4 * 4;
+    if (grouped > 0) {
+      DenseRun run;
+      run.slot = leaf.plan[i].slot;
+      run.count = static_cast<uint32_t>(grouped);
+      run.keys.resize(static_cast<size_t>(keys) * 7 * grouped);
+      for (size_t j = 0; j < grouped; ++j) {
+        const PartPlan& p = leaf.plan[i + j];
+        run.two_mask.push_back(p.two_component ? -1 : 0);
+        for (uint32_t k = 0; k < keys; ++k) {
+          float* out = run.keys.data() + static_cast<size_t>(k) * 7 * grouped + j;
+          for (int l = 0; l < 4; ++l) out[l * grouped] = p.rotation.keys[4 * k + l];
+          for (int l = 0; l < 3; ++l) out[(4 + l) * grouped] = p.translation.keys[4 * k + l];
+        }
+      }
+      leaf.runs.push_back(std::move(run));
+    }
+    for (size_t j = i + grouped; j < std::max(end, i + 1); ++j) rest.push_back(leaf.plan[j]);
+    i = std::max(end, i + 1);
+  }
+  leaf.plan = std::move(rest);
 }
 
 // §6.3: a sub-blend scaled to length = its weight: lanes · f32(weight / |q|) (|q| from the float32
 // sum of squares x, y, z, w), translation · f32(weight / accumulated weight); the parent's weight
 // grows by the sub-blend's. A sum of length 0 adds its weight only (and is reported).
 void TreePlayer::merge(const Accum& sub, float weight, Accum& into, int32_t node) {
-  bool empty = false;
-  for (size_t p = 0; p < sub.weight.size(); ++p) {
-    if (!(sub.weight[p] > 0)) continue;  // no child has the part: nothing to merge
-    const float* q = &sub.lanes[4 * p];
-    float sum = q[0] * q[0];
-    sum = sum + q[1] * q[1];
-    sum = sum + q[2] * q[2];
-    sum = sum + q[3] * q[3];
-    const float len = std::sqrt(sum);
-    if (len > 0) {
-      float* o = &into.lanes[4 * p];
-      store4(o, load4(o) + load4(q) * splat(weight / len));
-      float* v = &into.translation[4 * p];
-      store4(v, load4(v) + load4(&sub.translation[4 * p]) * splat(weight / sub.weight[p]));
-    } else {
-      empty = true;
-    }
-    into.weight[p] = into.weight[p] + weight;
+  // 4 parts at a time; the parts are independent, each computed as the scalar steps above.
+  const V4 zero = splat(0), weight4 = splat(weight);
+  V4i empty{0, 0, 0, 0};
+  const float* q[8];
+  float* o[8];
+  for (int l = 0; l < 8; ++l) {
+    q[l] = sub.lane(l);
+    o[l] = into.lane(l);
   }
-  if (empty) empty_sub_blends_.push_back(node);
+  for (size_t p = 0; p < sub.stride; p += 4) {
+    const V4 w = load4(q[kWeightLane] + p);
+    const V4i has = w > zero;  // a child has the part (the padding has weight 0)
+    if (!(has[0] | has[1] | has[2] | has[3])) continue;
+    const V4 x = load4(q[0] + p), y = load4(q[1] + p), z = load4(q[2] + p), v = load4(q[3] + p);
+    V4 sum = x * x;
+    sum = sum + y * y;
+    sum = sum + z * z;
+    sum = sum + v * v;
+    const V4 len = sqrt4(sum);
+    const V4i scaled = has & (len > zero);
+    empty = empty | (has & ~scaled);
+    const V4 s = weight4 / len;
+    const V4 f = weight4 / w;
+    for (int l = 0; l < 7; ++l) {
+      const V4 acc = load4(o[l] + p);
+      store4(o[l] + p, select(scaled, acc + load4(q[l] + p) * (l < 4 ? s : f), acc));
+    }
+    const V4 acc = load4(o[kWeightLane] + p);
+    store4(o[kWeightLane] + p, select(has, acc + weight4, acc));
+  }
+  if (empty[0] | empty[1] | empty[2] | empty[3]) empty_sub_blends_.push_back(node);
 }
 
 }  // namespace animkit::call_of_duty

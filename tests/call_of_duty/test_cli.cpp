@@ -75,6 +75,51 @@ TEST_F(CodCli, TreeAssetsFromAGameArchive) {
   EXPECT_EQ(Json::parse(r.out)["nodes"][2]["looping"], true);
 }
 
+// A .pk3 of one deflated member whose directory gives `size` uncompressed bytes; its data is an
+// empty deflate stream, so nothing but the size check can stop the read (a 1 GiB member in a
+// few bytes: what a 1 MB archive of a 1 GiB deflated .atr gives the reader).
+std::string zip_claiming(const std::string& name, uint32_t size) {
+  std::string z;
+  auto u16 = [&](uint32_t v) { z += static_cast<char>(v & 0xFF), z += static_cast<char>(v >> 8 & 0xFF); };
+  auto u32 = [&](uint32_t v) { u16(v & 0xFFFF), u16(v >> 16); };
+  const std::string data("\x03\x00", 2);  // a final fixed-Huffman block with no symbol
+  auto common = [&] {
+    u16(20), u16(0), u16(8), u16(0), u16(0x21);  // version, flags, deflate, time, date
+    u32(0), u32(static_cast<uint32_t>(data.size())), u32(size);  // crc, sizes
+    u16(static_cast<uint32_t>(name.size())), u16(0);
+  };
+  u32(0x04034b50), common(), z += name, z += data;
+  const auto directory = static_cast<uint32_t>(z.size());
+  u32(0x02014b50), u16(20), common(), u16(0), u16(0), u16(0), u32(0), u32(0), z += name;
+  const auto directory_size = static_cast<uint32_t>(z.size()) - directory;
+  u32(0x06054b50), u16(0), u16(0), u16(1), u16(1), u32(directory_size), u32(directory), u16(0);
+  return z;
+}
+
+// Issue 26: the member's uncompressed size is checked against --max-memory (held with its
+// parse: twice) before it is inflated, under the default 1 GiB too; the error names the archive
+// and the member.
+TEST_F(CodCli, Pk3MemberSizeCheckedBeforeInflating) {
+  Write("main/pak0.pk3", zip_claiming("animtrees/soldier.atr", 1u << 30));
+  Write("mod/maps/town.gsc",
+        "#using_animtree(\"soldier\");\nmain() { self setanim(%idle); maps\\_load::main(); }\n");
+  const std::string member = P("main") + "/pak0.pk3/animtrees/soldier.atr";
+  for (const std::string limit : {"", " --max-memory 100000000"}) {
+    const Result r = Run("cod lint " + P("mod") + " --game-dir " + P("main") + limit);
+    EXPECT_EQ(r.code, 1) << limit << r.out << r.err;
+    const std::string all = r.out + r.err;
+    EXPECT_NE(all.find(member), std::string::npos) << all;
+    EXPECT_NE(all.find("1073741824 bytes uncompressed"), std::string::npos) << all;
+    EXPECT_NE(all.find("--max-memory"), std::string::npos) << all;
+  }
+  // A text that fits twice is read (here: its data ends short, and that is the error).
+  Write("main/pak0.pk3", zip_claiming("animtrees/soldier.atr", 1u << 20));
+  const Result r = Run("cod lint " + P("mod") + " --game-dir " + P("main") + " --max-memory 3000000");
+  EXPECT_EQ((r.out + r.err).find("held with its parse"), std::string::npos) << r.out << r.err;
+  EXPECT_NE((r.out + r.err).find(member + ": cannot read the archive member"), std::string::npos)
+      << r.out << r.err;
+}
+
 TEST_F(CodCli, LintLevelsAgainstTheGame) {
   fs::create_directories(dir_ / "main");
   write_zip(dir_ / "main/pak0.pk3", {{"animtrees/soldier.atr", "main\n{\n    idle\n    walk\n}\n"},

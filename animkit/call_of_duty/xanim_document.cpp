@@ -251,8 +251,10 @@ bool sniff_xanim(const std::filesystem::path&, Bytes head) {
   Reader r(head);
   const XAnimHeader h = read_xanim_header(r);
   // §1.1 / §1.2: flag bits 2-7 and the bytes after the notetracks are ignored by the game, so
-  // they do not stop a file from being one; the whole layout must still read.
-  if (h.version != kXAnimVersion || h.num_parts < 0 || h.num_parts > 128 || h.frame_rate <= 0) {
+  // they do not stop a file from being one, nor does a frameRate of 0 or below (§1.1: not
+  // checked; `validate` reports it as the error `export` makes of it); the whole layout must
+  // still read.
+  if (h.version != kXAnimVersion || h.num_parts < 0 || h.num_parts > 128) {
     return false;
   }
   try {

@@ -112,6 +112,21 @@ TEST_F(CodCli, DumpJsonStreamsPartByPart) {
 #endif
 }
 
+// Issue 26 item 3: a negative frameRate is loaded by the game (§1.1: not checked), so the file
+// is recognised without --format, and validate reports as an error what export refuses.
+TEST_F(CodCli, NegativeFrameRateRecognisedAndReported) {
+  std::string b = worked_example();
+  b[7] = static_cast<char>(0xE2);  // -30
+  b[8] = static_cast<char>(0xFF);
+  Write("neg", b);
+  Result r = Run("validate " + P("neg"));
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("frame rate -30 is negative"), std::string::npos) << r.out << r.err;
+  r = Run("export " + P("neg") + " -o " + P("neg.glb"));
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_EQ(Run("info " + P("neg")).code, 0);
+}
+
 TEST_F(CodCli, TreeJsonAndErrors) {
   Write("t.atr", "main\n{\n    walk\n    run\n}\n");
   Result r = Run("cod tree " + P("t.atr") + " --refs walk --json");

@@ -62,6 +62,75 @@ uint32_t cursor_search(const std::vector<uint16_t>& frames, uint32_t i, uint32_t
   return i;
 }
 
+// A dense run of `count` parts (a multiple of 4) into the accumulators from slot `base`:
+// lanes += f32(f32(a + f32(f32(b - a) * frac)) * scale), translation += f32(lerp * weight),
+// weight += weight; a 2-component part keeps its x, y sums. Parts are independent, so each
+// vector lane is one part's scalar steps.
+struct RunArgs {
+  const float* ka = nullptr;  // the run's keys at the span's first key: [lane][part]
+  const float* kb = nullptr;  // ... at its second key
+  const int32_t* mask = nullptr;
+  size_t count = 0, base = 0;
+  float* acc[8] = {};
+  float frac = 0, scale = 0, weight = 0;
+};
+
+// The step over W parts with vector types VF / VI (a macro: the same text is compiled for each
+// target below).
+#define ANIMKIT_COD_DENSE_STEP(VF, VI, W)                                                   \
+  for (; j + (W) <= r.count; j += (W)) {                                                  \
+    const size_t slot = r.base + j;                                                       \
+    VI two;                                                                               \
+    __builtin_memcpy(&two, r.mask + j, sizeof two);                                       \
+    const VF frac = VF{} + r.frac, scale = VF{} + r.scale, weight = VF{} + r.weight;      \
+    for (int l = 0; l < 7; ++l) {                                                         \
+      VF a, b, sum;                                                                       \
+      __builtin_memcpy(&a, r.ka + l * r.count + j, sizeof a);                             \
+      __builtin_memcpy(&b, r.kb + l * r.count + j, sizeof b);                             \
+      __builtin_memcpy(&sum, r.acc[l] + slot, sizeof sum);                                \
+      VF out = sum + (a + (b - a) * frac) * (l < 4 ? scale : weight);                     \
+      if (l < 2) {                                                                        \
+        VI o, k;                                                                          \
+        __builtin_memcpy(&o, &out, sizeof o);                                             \
+        __builtin_memcpy(&k, &sum, sizeof k);                                             \
+        o = (k & two) | (o & ~two);                                                       \
+        __builtin_memcpy(&out, &o, sizeof o);                                             \
+      }                                                                                   \
+      __builtin_memcpy(r.acc[l] + slot, &out, sizeof out);                                \
+    }                                                                                     \
+    VF w;                                                                                 \
+    __builtin_memcpy(&w, r.acc[7] + slot, sizeof w);                                      \
+    w = w + weight;                                                                       \
+    __builtin_memcpy(r.acc[7] + slot, &w, sizeof w);                                      \
+  }
+
+void dense_run_4(const RunArgs& r) {
+  size_t j = 0;
+  ANIMKIT_COD_DENSE_STEP(V4, V4i, 4)
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// 8 lanes where the CPU has AVX (no FMA: AVX alone has none, and -ffp-contract=off).
+typedef float V8 __attribute__((vector_size(32)));
+typedef int32_t V8i __attribute__((vector_size(32)));
+__attribute__((target("avx"))) void dense_run_8(const RunArgs& r) {
+  size_t j = 0;
+  ANIMKIT_COD_DENSE_STEP(V8, V8i, 8)
+  ANIMKIT_COD_DENSE_STEP(V4, V4i, 4)
+}
+void dense_run(const RunArgs& r) {
+  static const bool avx = __builtin_cpu_supports("avx");
+  if (avx) {
+    dense_run_8(r);
+  } else {
+    dense_run_4(r);
+  }
+}
+#else
+void dense_run(const RunArgs& r) { dense_run_4(r); }
+#endif
+#undef ANIMKIT_COD_DENSE_STEP
+
 }  // namespace
 
 void TreePlayer::Accum::clear() { std::fill(data.begin(), data.end(), 0.0f); }
@@ -493,30 +562,20 @@ void TreePlayer::add_leaf(int32_t node, float weight, Accum& into) {
     return out;
   };
   const float scale = weight * kLaneScale;
-  // 4 parts at a time: lanes += f32(f32(a + f32(f32(b - a) * frac)) * scale), translation +=
-  // f32(lerp * weight), weight += weight; a 2-component part keeps its x, y sums.
+  // The dense runs, 8 or 4 parts at a time (dense_runs above).
   {
-    const V4 scale4 = splat(scale), weight4 = splat(weight), frac4 = splat(dense.frac);
-    float* acc[8];
-    for (int l = 0; l < 8; ++l) acc[l] = into.lane(l);
+    RunArgs args;
+    for (int l = 0; l < 8; ++l) args.acc[l] = into.lane(l);
+    args.frac = dense.frac;
+    args.scale = scale;
+    args.weight = weight;
     for (const DenseRun& run : leaf.runs) {
-      const size_t count = run.count;
-      const float* ka = run.keys.data() + static_cast<size_t>(dense.first) * 7 * count;
-      const float* kb = run.keys.data() + static_cast<size_t>(dense.second) * 7 * count;
-      for (size_t j = 0; j < count; j += 4) {
-        const size_t slot = static_cast<size_t>(run.slot) + j;
-        V4i two;
-        std::memcpy(&two, run.two_mask.data() + j, sizeof two);
-        for (int l = 0; l < 7; ++l) {
-          const V4 a = load4(ka + l * count + j);
-          const V4 b = load4(kb + l * count + j);
-          const V4 sum = load4(acc[l] + slot);
-          V4 out = sum + (a + (b - a) * frac4) * (l < 4 ? scale4 : weight4);
-          if (l < 2) out = select(two, sum, out);
-          store4(acc[l] + slot, out);
-        }
-        store4(acc[kWeightLane] + slot, load4(acc[kWeightLane] + slot) + weight4);
-      }
+      args.count = run.count;
+      args.ka = run.keys.data() + static_cast<size_t>(dense.first) * 7 * run.count;
+      args.kb = run.keys.data() + static_cast<size_t>(dense.second) * 7 * run.count;
+      args.mask = run.two_mask.data();
+      args.base = static_cast<size_t>(run.slot);
+      dense_run(args);
     }
   }
   float* lanes[4] = {into.lane(0), into.lane(1), into.lane(2), into.lane(3)};

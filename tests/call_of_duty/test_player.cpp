@@ -255,23 +255,23 @@ TEST(CodPlayer, SubBlendScaledToItsWeightSection2_2) {
   EXPECT_EQ(p.pose()[0].lanes.w, w2);
 }
 
-// §2.2 / §6.1-6.3 on many parts: 8 dense parts (one 2-component) and a sparse one, in a leaf whose
-// parts take consecutive pose slots (c: the player's 4-parts-at-a-time path) and in two whose
+// §2.2 / §6.1-6.3 on many parts: 12 dense parts (one 2-component) and a sparse one, in a leaf
+// whose parts take consecutive pose slots (c: the player's 8- and 4-parts-at-a-time path) and in two whose
 // parts take them in reverse (a, b: one part at a time), over updates that wrap (the sparse
 // search moves back). Expected: the formulas written out here, one scalar step at a time.
-std::shared_ptr<const XAnimFile> nine_parts(int seed, bool reversed) {
+std::shared_ptr<const XAnimFile> many_parts(int seed, bool reversed) {
   XAnimFile f;
   f.header.num_frames = 6;  // looped: T = 7, N = 6
   f.header.flags = XAnimHeader::kLooped;
   f.header.frame_rate = 30;
-  for (int i = 0; i < 9; ++i) {
-    const int q = reversed ? 8 - i : i;
+  for (int i = 0; i < 13; ++i) {
+    const int q = reversed ? 12 - i : i;
     auto v = [&](int k, int lane) {
       return static_cast<int16_t>(((q * 53 + k * 97 + lane * 31 + seed * 71) % 300) * 100 - 15000);
     };
     std::vector<int16_t> stored;
     std::vector<Vec3> moves;
-    const bool two = q == 6, sparse = q == 8;
+    const bool two = q == 6, sparse = q == 12;
     const int keys = sparse ? 4 : 7;
     for (int k = 0; k < keys; ++k) {
       if (!two) stored.push_back(v(k, 0));
@@ -284,11 +284,11 @@ std::shared_ptr<const XAnimFile> nine_parts(int seed, bool reversed) {
     f.parts.push_back(part("j" + std::to_string(q), (q + seed) % 3 == 0,
                            rot(two, frames, stored), trans(frames, moves)));
   }
-  return file_of(std::move(f), "nine" + std::to_string(seed));
+  return file_of(std::move(f), "many" + std::to_string(seed));
 }
 
 TEST(CodPlayer, ManyPartsBlendPartByPartSection2_2) {
-  const auto a = nine_parts(1, true), b = nine_parts(2, true), c = nine_parts(3, false);
+  const auto a = many_parts(1, true), b = many_parts(2, true), c = many_parts(3, false);
   Built built = build("c\ngroup\n{\n    a\n    b\n}\n", {{"a", a}, {"b", b}, {"c", c}});
   TreePlayer& p = *built.player;
   p.set_weight(built.node("group"), 0.6f, 0);
@@ -362,8 +362,8 @@ TEST(CodPlayer, ManyPartsBlendPartByPartSection2_2) {
       for (int l = 0; l < 3; ++l) o.t[l] = o.t[l] + s.t[l] * f;
       o.w = o.w + 0.6f;
     }
-    ASSERT_EQ(p.part_names().size(), 9u);
-    for (size_t i = 0; i < 9; ++i) {
+    ASSERT_EQ(p.part_names().size(), 13u);
+    for (size_t i = 0; i < 13; ++i) {
       const Acc& e = top[p.part_names()[i]];
       const PlayPart& got = p.pose()[i];
       SCOPED_TRACE("update " + std::to_string(update) + " part " + p.part_names()[i]);

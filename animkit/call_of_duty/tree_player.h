@@ -94,9 +94,8 @@ class TreePlayer {
 
  private:
   // A part's streams, flattened when the player is built so an update reads no vector headers.
-  // Keys are 4 floats each (rotation x, y, z, w; translation x, y, z, 0) so a part's lanes are
-  // one 4-lane vector: the lanes are independent, so the vector does §2.2's float32 arithmetic
-  // lane by lane in §2.2's order (no sum is reordered).
+  // Keys are 4 floats each (rotation x, y, z, w; translation x, y, z, 0), read one part at a
+  // time (the parts that are not in a DenseRun).
   struct Stream {
     uint16_t key_count = 0;
     bool dense = false;   // K = T, no frame list: the leaf's shared dense span

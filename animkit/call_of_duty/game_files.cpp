@@ -238,7 +238,8 @@ std::optional<GameFile> GameFiles::find_xanim(std::string_view name) const {
   return find(*key);  // step 2: the bytes through the normal search order
 }
 
-std::vector<uint8_t> GameFiles::read(const GameFile& file, std::optional<size_t> max_bytes) const {
+std::vector<uint8_t> GameFiles::read(const GameFile& file, std::optional<size_t> max_bytes,
+                                     unsigned held) const {
   if (!file.in_archive()) {
     if (!max_bytes) return read_file(file.path);
     std::ifstream in(file.path, std::ios::binary);
@@ -260,7 +261,10 @@ std::vector<uint8_t> GameFiles::read(const GameFile& file, std::optional<size_t>
   if (max_bytes) size = std::min<uint64_t>(size, *max_bytes);
   // Checked before anything is inflated; the error names the archive and the member.
   try {
-    check_memory(size, "archive member (uncompressed size)");
+    if (held > 1 && size > UINT64_MAX / held) throw Error("archive member: size overflows");
+    check_memory(size * held, held > 1 ? fmt::format("archive member ({} bytes uncompressed, held "
+                                                     "with its parse: x{})", size, held)
+                                       : std::string("archive member (uncompressed size)"));
   } catch (const Error& e) {
     throw Error(e.message(), std::nullopt, file.display);
   }
@@ -287,7 +291,7 @@ std::vector<uint8_t> GameFiles::read(const GameFile& file, std::optional<size_t>
 }
 
 std::string GameFiles::read_text(const GameFile& file) const {
-  const std::vector<uint8_t> b = read(file);
+  const std::vector<uint8_t> b = read(file, std::nullopt, 2);
   return std::string(reinterpret_cast<const char*>(b.data()), b.size());
 }
 

@@ -55,9 +55,12 @@ class GameFiles {
   // has it; the bytes then come from find().
   std::optional<GameFile> find_xanim(std::string_view name) const;
   // The whole file (throws animkit::Error naming it when it cannot be read); at most `max_bytes`
-  // when given (a prefix).
-  std::vector<uint8_t> read(const GameFile& file,
-                            std::optional<size_t> max_bytes = std::nullopt) const;
+  // when given (a prefix). An archive member's uncompressed size, times `held`, is checked
+  // against --max-memory before anything is inflated (the error names the archive and member).
+  std::vector<uint8_t> read(const GameFile& file, std::optional<size_t> max_bytes = std::nullopt,
+                            unsigned held = 1) const;
+  // A script or tree text: held with its parse, which costs at least as much again, so a member
+  // must fit twice in --max-memory (README Memory).
   std::string read_text(const GameFile& file) const;
   // Every file whose canonical name starts with `folder` (e.g. "maps/") and ends with `suffix`
   // (e.g. ".gsc"): the winner of each name, sorted by name. `from_folder` >= 0 limits the

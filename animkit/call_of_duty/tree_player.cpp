@@ -21,18 +21,119 @@ const float kDeltaScale = static_cast<float>((1.0 / 32767.0) * (1.0 / 32767.0));
 // script sets) the whole cycles are taken at once, so an update stays bounded (README Choices).
 constexpr float kMaxWrapLoop = 1024.0f;
 
-// §6.1: a + (b - a) · frac. Rotation lanes come as floats of their int16 values, so b - a is
-// the integer difference (§2.1) exactly.
 static_assert(sizeof(Quat) == 4 * sizeof(float));
-float lerp(float a, float b, float frac) { return a + (b - a) * frac; }
+
+// One part's 4 lanes as one vector: the compiler's generic vectors (SSE2 on any x86-64, NEON on
+// arm64; Highway's static target on this toolchain's baseline flags is its scalar one, and the
+// runtime dispatch of soa_kernels costs more than 4 lanes win). Each lane is computed on its
+// own, so the results are the scalar float32 ones bit for bit (and -ffp-contract=off: no FMA).
+typedef float V4 __attribute__((vector_size(16)));
+V4 load4(const float* p) {
+  V4 v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+void store4(float* p, V4 v) { std::memcpy(p, &v, sizeof v); }
+V4 splat(float x) { return V4{x, x, x, x}; }
+typedef int32_t V4i __attribute__((vector_size(16)));
+// Lane by lane: `yes` where the mask is set, else `no` (bits, so -0 and NaN pass unchanged).
+V4 select(V4i mask, V4 yes, V4 no) {
+  V4i a, b;
+  std::memcpy(&a, &yes, sizeof a);
+  std::memcpy(&b, &no, sizeof b);
+  const V4i r = (a & mask) | (b & ~mask);
+  V4 out;
+  std::memcpy(&out, &r, sizeof out);
+  return out;
+}
+// IEEE square root per lane (correctly rounded, as std::sqrt on a float).
+V4 sqrt4(V4 v) { return V4{std::sqrt(v[0]), std::sqrt(v[1]), std::sqrt(v[2]), std::sqrt(v[3])}; }
+
+// §2.1's sparse search from the key found at the last update: the i with idx[i] <= f < idx[i+1]
+// (0 when f < idx[0]), what the search by halves finds on a non-decreasing list.
+uint32_t cursor_search(const std::vector<uint16_t>& frames, uint32_t i, uint32_t f) {
+  const uint32_t size = static_cast<uint32_t>(frames.size());
+  if (i >= size) i = size - 1;
+  if (frames[i] <= f) {
+    while (i + 1 < size && frames[i + 1] <= f) ++i;
+  } else {
+    while (i > 0 && frames[i] > f) --i;
+  }
+  return i;
+}
+
+// A dense run of `count` parts (a multiple of 4) into the accumulators from slot `base`:
+// lanes += f32(f32(a + f32(f32(b - a) * frac)) * scale), translation += f32(lerp * weight),
+// weight += weight; a 2-component part keeps its x, y sums. Parts are independent, so each
+// vector lane is one part's scalar steps.
+struct RunArgs {
+  const float* ka = nullptr;  // the run's keys at the span's first key: [lane][part]
+  const float* kb = nullptr;  // ... at its second key
+  const int32_t* mask = nullptr;
+  size_t count = 0, base = 0;
+  float* acc[8] = {};
+  float frac = 0, scale = 0, weight = 0;
+};
+
+// The step over W parts with vector types VF / VI (a macro: the same text is compiled for each
+// target below).
+#define ANIMKIT_COD_DENSE_STEP(VF, VI, W)                                                   \
+  for (; j + (W) <= r.count; j += (W)) {                                                  \
+    const size_t slot = r.base + j;                                                       \
+    VI two;                                                                               \
+    __builtin_memcpy(&two, r.mask + j, sizeof two);                                       \
+    const VF frac = VF{} + r.frac, scale = VF{} + r.scale, weight = VF{} + r.weight;      \
+    for (int l = 0; l < 7; ++l) {                                                         \
+      VF a, b, sum;                                                                       \
+      __builtin_memcpy(&a, r.ka + l * r.count + j, sizeof a);                             \
+      __builtin_memcpy(&b, r.kb + l * r.count + j, sizeof b);                             \
+      __builtin_memcpy(&sum, r.acc[l] + slot, sizeof sum);                                \
+      VF out = sum + (a + (b - a) * frac) * (l < 4 ? scale : weight);                     \
+      if (l < 2) {                                                                        \
+        VI o, k;                                                                          \
+        __builtin_memcpy(&o, &out, sizeof o);                                             \
+        __builtin_memcpy(&k, &sum, sizeof k);                                             \
+        o = (k & two) | (o & ~two);                                                       \
+        __builtin_memcpy(&out, &o, sizeof o);                                             \
+      }                                                                                   \
+      __builtin_memcpy(r.acc[l] + slot, &out, sizeof out);                                \
+    }                                                                                     \
+    VF w;                                                                                 \
+    __builtin_memcpy(&w, r.acc[7] + slot, sizeof w);                                      \
+    w = w + weight;                                                                       \
+    __builtin_memcpy(r.acc[7] + slot, &w, sizeof w);                                      \
+  }
+
+void dense_run_4(const RunArgs& r) {
+  size_t j = 0;
+  ANIMKIT_COD_DENSE_STEP(V4, V4i, 4)
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// 8 lanes where the CPU has AVX (no FMA: AVX alone has none, and -ffp-contract=off).
+typedef float V8 __attribute__((vector_size(32)));
+typedef int32_t V8i __attribute__((vector_size(32)));
+__attribute__((target("avx"))) void dense_run_8(const RunArgs& r) {
+  size_t j = 0;
+  ANIMKIT_COD_DENSE_STEP(V8, V8i, 8)
+  ANIMKIT_COD_DENSE_STEP(V4, V4i, 4)
+}
+void dense_run(const RunArgs& r) {
+  static const bool avx = __builtin_cpu_supports("avx");
+  if (avx) {
+    dense_run_8(r);
+  } else {
+    dense_run_4(r);
+  }
+}
+#else
+void dense_run(const RunArgs& r) { dense_run_4(r); }
+#endif
+#undef ANIMKIT_COD_DENSE_STEP
 
 }  // namespace
 
-void TreePlayer::Accum::clear() {
-  std::fill(lanes.begin(), lanes.end(), Quat{0, 0, 0, 0});
-  std::fill(translation.begin(), translation.end(), Vec3{});
-  std::fill(weight.begin(), weight.end(), 0.0f);
-}
+void TreePlayer::Accum::clear() { std::fill(data.begin(), data.end(), 0.0f); }
 
 TreePlayer::TreePlayer(XAnim tree, std::vector<PlayLeafAnim> anims) : tree_(std::move(tree)) {
   const size_t count = tree_.entries.size();
@@ -103,34 +204,53 @@ TreePlayer::TreePlayer(XAnim tree, std::vector<PlayLeafAnim> anims) : tree_(std:
   for (Leaf& leaf : leaves_) {
     if (!leaf.file) continue;
     const uint32_t total = leaf.file->total_frames();
-    size_t keys = 0;
-    for (const XAnimPart& part : leaf.file->parts) keys += part.rotation.keys.size();
-    leaf.rotation_keys.reserve(4 * keys);  // stable: the plans point into it
+    size_t keys = 0, translations = 0;
+    for (const XAnimPart& part : leaf.file->parts) {
+      keys += part.rotation.keys.size();
+      translations += part.translation.values.size();
+    }
+    // Reserved whole: the plans point into them.
+    leaf.rotation_keys.reserve(4 * keys);
+    leaf.translation_keys.reserve(4 * translations);
+    auto stream = [&](uint16_t key_count, const std::vector<uint16_t>& frames, const float* first) {
+      Stream s;
+      s.key_count = key_count;
+      s.dense = frames.empty() && key_count == total;
+      s.sorted = !frames.empty() && std::is_sorted(frames.begin(), frames.end());
+      s.keys = first;
+      s.frames = &frames;
+      return s;
+    };
     for (size_t p = 0; p < leaf.slot.size(); ++p) {
       if (leaf.slot[p] < 0) continue;
       const XAnimPart& part = leaf.file->parts[p];
-      const float* first = leaf.rotation_keys.data() + leaf.rotation_keys.size();
+      const float* rotation = leaf.rotation_keys.data() + leaf.rotation_keys.size();
       for (const XAnimQuatKey& k : part.rotation.keys) {
         for (int16_t lane : k) leaf.rotation_keys.push_back(static_cast<float>(lane));
+      }
+      const float* translation = leaf.translation_keys.data() + leaf.translation_keys.size();
+      for (const Vec3& v : part.translation.values) {
+        leaf.translation_keys.insert(leaf.translation_keys.end(), {v.x, v.y, v.z, 0.0f});
       }
       PartPlan plan;
       plan.slot = leaf.slot[p];
       plan.two_component = part.rotation.two_component;
-      plan.rotation = &part.rotation;
-      plan.translation = &part.translation;
-      plan.rotation_dense = part.rotation.frames.empty() && part.rotation.key_count == total;
-      plan.translation_dense =
-          part.translation.frames.empty() && part.translation.key_count == total;
-      plan.rotation_keys = first;
+      plan.rotation = stream(part.rotation.key_count, part.rotation.frames, rotation);
+      plan.translation = stream(part.translation.key_count, part.translation.frames, translation);
+      // The parser guarantees K values; a hand-built file short of them is read as no stream.
+      if (part.rotation.keys.size() < part.rotation.key_count) plan.rotation.key_count = 0;
+      if (part.translation.values.size() < part.translation.key_count) {
+        plan.translation.key_count = 0;
+      }
       leaf.plan.push_back(plan);
     }
+    build_runs(leaf);
   }
   const size_t parts = part_names_.size();
   levels_.resize(depth_max + 2);
   for (Accum& a : levels_) {
-    a.lanes.resize(parts);
-    a.translation.resize(parts);
-    a.weight.resize(parts);
+    a.stride = (parts + 3) / 4 * 4;
+    a.data.assign(8 * a.stride, 0.0f);
   }
   pose_.resize(parts);
   server_notes_.reserve(note_capacity);
@@ -243,16 +363,18 @@ void TreePlayer::update(float dt) {
   blend(0, 1.0f, 0, true);
   for (size_t p = 0; p < pose_.size(); ++p) {
     PlayPart& out = pose_[p];
-    out.weight = top.weight[p];
+    out.weight = top.lane(kWeightLane)[p];
     if (!(out.weight > 0)) {
       out = PlayPart{};
       continue;
     }
     // §6.1: a division per lane and per component, not a multiply by the reciprocal.
     const float w = out.weight;
-    out.lanes = {top.lanes[p].x / w, top.lanes[p].y / w, top.lanes[p].z / w, top.lanes[p].w / w};
-    out.translation = {top.translation[p].x / w, top.translation[p].y / w,
-                       top.translation[p].z / w};
+    const float lanes[4] = {top.lane(0)[p] / w, top.lane(1)[p] / w, top.lane(2)[p] / w,
+                            top.lane(3)[p] / w};
+    const float translation[3] = {top.lane(4)[p] / w, top.lane(5)[p] / w, top.lane(6)[p] / w};
+    out.lanes = {lanes[0], lanes[1], lanes[2], lanes[3]};
+    out.translation = {translation[0], translation[1], translation[2]};
   }
 }
 
@@ -416,77 +538,149 @@ void TreePlayer::blend(int32_t node, float weight, size_t level, bool top) {
 // §2.2 / §6.1: lanes += f32(lerp · f32(weight · 1/32767)), translation += f32(lerp · weight),
 // accumulated weight += weight; a 2-component stream writes z and w only; a compressed part
 // with no key adds its weight to w; no translation key adds nothing (§6.4).
-void TreePlayer::add_leaf(int32_t node, float weight, Accum& into) const {
-  const Leaf& leaf = leaves_[node];
+void TreePlayer::add_leaf(int32_t node, float weight, Accum& into) {
+  Leaf& leaf = leaves_[node];
   if (!leaf.file) return;
   const XAnimFrame at = xanim_frame(nodes_[node].time, leaf.n);
   // Every dense stream of the leaf (K = T) interpolates the same two keys.
   const XAnimKeySpan dense = xanim_span(at, static_cast<uint16_t>(leaf.n + 1u), {});
+  // §2.1's span of one stream; sparse ones search from their cursor.
+  auto span = [&](Stream& s) {
+    if (s.dense) return dense;
+    if (!s.sorted || s.key_count <= 1 || at.last) return xanim_span(at, s.key_count, *s.frames);
+    const std::vector<uint16_t>& frames = *s.frames;
+    const uint32_t i = s.cursor = cursor_search(frames, s.cursor, at.f);
+    XAnimKeySpan out;
+    if (i + 1u >= s.key_count) {
+      out.first = out.second = s.key_count - 1u;
+      return out;
+    }
+    out.first = i;
+    out.second = i + 1;
+    const float width = static_cast<float>(frames[i + 1]) - static_cast<float>(frames[i]);
+    out.frac = width > 0 ? (at.ft - static_cast<float>(frames[i])) / width : 0.0f;
+    return out;
+  };
   const float scale = weight * kLaneScale;
-  Quat* lanes = into.lanes.data();
-  Vec3* translations = into.translation.data();
-  float* weights = into.weight.data();
-  for (const PartPlan& plan : leaf.plan) {
-    Quat& q = lanes[plan.slot];
-    const XAnimRotationStream& r = *plan.rotation;
-    if (r.key_count == 0) {
-      q.w = q.w + weight;  // an uncompressed part with no key is undefined in the game: the same
-    } else {
-      const XAnimKeySpan s = plan.rotation_dense ? dense : xanim_span(at, r.key_count, r.frames);
-      const float* a = plan.rotation_keys + 4 * s.first;
-      const float* b = plan.rotation_keys + 4 * s.second;
-      float sum[4];
-      std::memcpy(sum, &q, sizeof sum);
-      if (plan.two_component) {
-        // A 2-component stream writes lanes z and w only (x, y keep their sum, even its -0).
-        for (int l = 2; l < 4; ++l) sum[l] = sum[l] + lerp(a[l], b[l], s.frac) * scale;
-      } else {
-        for (int l = 0; l < 4; ++l) sum[l] = sum[l] + lerp(a[l], b[l], s.frac) * scale;
-      }
-      std::memcpy(&q, sum, sizeof sum);
+  // The dense runs, 8 or 4 parts at a time (dense_runs above).
+  {
+    RunArgs args;
+    for (int l = 0; l < 8; ++l) args.acc[l] = into.lane(l);
+    args.frac = dense.frac;
+    args.scale = scale;
+    args.weight = weight;
+    for (const DenseRun& run : leaf.runs) {
+      args.count = run.count;
+      args.ka = run.keys.data() + static_cast<size_t>(dense.first) * 7 * run.count;
+      args.kb = run.keys.data() + static_cast<size_t>(dense.second) * 7 * run.count;
+      args.mask = run.two_mask.data();
+      args.base = static_cast<size_t>(run.slot);
+      dense_run(args);
     }
-    const XAnimTranslationStream& t = *plan.translation;
-    if (t.key_count > 0) {
-      const XAnimKeySpan s =
-          plan.translation_dense ? dense : xanim_span(at, t.key_count, t.frames);
-      const Vec3& a = t.values[s.first];
-      const Vec3& b = t.values[s.second];
-      Vec3& v = translations[plan.slot];
-      v.x = v.x + lerp(a.x, b.x, s.frac) * weight;
-      v.y = v.y + lerp(a.y, b.y, s.frac) * weight;
-      v.z = v.z + lerp(a.z, b.z, s.frac) * weight;
-    }
-    weights[plan.slot] = weights[plan.slot] + weight;
   }
+  float* lanes[4] = {into.lane(0), into.lane(1), into.lane(2), into.lane(3)};
+  float* translations[3] = {into.lane(4), into.lane(5), into.lane(6)};
+  float* weights = into.lane(kWeightLane);
+  for (PartPlan& plan : leaf.plan) {
+    const size_t slot = static_cast<size_t>(plan.slot);
+    if (plan.rotation.key_count == 0) {
+      // An uncompressed part with no key is undefined in the game: the same.
+      lanes[3][slot] = lanes[3][slot] + weight;
+    } else {
+      const XAnimKeySpan s = span(plan.rotation);
+      const float* a = plan.rotation.keys + 4 * s.first;
+      const float* b = plan.rotation.keys + 4 * s.second;
+      // A 2-component stream writes lanes z and w only (x, y keep their sums, -0 included).
+      for (int l = plan.two_component ? 2 : 0; l < 4; ++l) {
+        lanes[l][slot] = lanes[l][slot] + (a[l] + (b[l] - a[l]) * s.frac) * scale;
+      }
+    }
+    if (plan.translation.key_count > 0) {
+      const XAnimKeySpan s = span(plan.translation);
+      const float* a = plan.translation.keys + 4 * s.first;
+      const float* b = plan.translation.keys + 4 * s.second;
+      for (int l = 0; l < 3; ++l) {
+        translations[l][slot] = translations[l][slot] + (a[l] + (b[l] - a[l]) * s.frac) * weight;
+      }
+    }
+    weights[slot] = weights[slot] + weight;
+  }
+}
+
+// Groups the plans that are dense in both streams and take consecutive slots into runs of 4
+// parts (the rest stay plans), their keys rearranged by lane.
+void TreePlayer::build_runs(Leaf& leaf) {
+  const uint32_t keys = leaf.n + 1u;
+  std::vector<PartPlan> rest;
+  size_t i = 0;
+  while (i < leaf.plan.size()) {
+    auto dense = [&](const PartPlan& p) {
+      return p.rotation.dense && p.translation.dense && p.rotation.key_count == keys &&
+             p.translation.key_count == keys;
+    };
+    size_t end = i;
+    while (end < leaf.plan.size() && dense(leaf.plan[end]) &&
+           leaf.plan[end].slot == leaf.plan[i].slot + static_cast<int32_t>(end - i)) {
+      ++end;
+    }
+    const size_t grouped = (end - i) / 4 * 4;
+    if (grouped > 0) {
+      DenseRun run;
+      run.slot = leaf.plan[i].slot;
+      run.count = static_cast<uint32_t>(grouped);
+      run.keys.resize(static_cast<size_t>(keys) * 7 * grouped);
+      for (size_t j = 0; j < grouped; ++j) {
+        const PartPlan& p = leaf.plan[i + j];
+        run.two_mask.push_back(p.two_component ? -1 : 0);
+        for (uint32_t k = 0; k < keys; ++k) {
+          float* out = run.keys.data() + static_cast<size_t>(k) * 7 * grouped + j;
+          for (int l = 0; l < 4; ++l) out[l * grouped] = p.rotation.keys[4 * k + l];
+          for (int l = 0; l < 3; ++l) out[(4 + l) * grouped] = p.translation.keys[4 * k + l];
+        }
+      }
+      leaf.runs.push_back(std::move(run));
+    }
+    for (size_t j = i + grouped; j < std::max(end, i + 1); ++j) rest.push_back(leaf.plan[j]);
+    i = std::max(end, i + 1);
+  }
+  leaf.plan = std::move(rest);
 }
 
 // §6.3: a sub-blend scaled to length = its weight: lanes · f32(weight / |q|) (|q| from the float32
 // sum of squares x, y, z, w), translation · f32(weight / accumulated weight); the parent's weight
 // grows by the sub-blend's. A sum of length 0 adds its weight only (and is reported).
 void TreePlayer::merge(const Accum& sub, float weight, Accum& into, int32_t node) {
-  bool empty = false;
-  for (size_t p = 0; p < sub.weight.size(); ++p) {
-    if (!(sub.weight[p] > 0)) continue;  // no child has the part: nothing to merge
-    const Quat& q = sub.lanes[p];
-    float sum = q.x * q.x;
-    sum = sum + q.y * q.y;
-    sum = sum + q.z * q.z;
-    sum = sum + q.w * q.w;
-    const float len = std::sqrt(sum);
-    if (len > 0) {
-      const float s = weight / len;
-      Quat& o = into.lanes[p];
-      o = {o.x + q.x * s, o.y + q.y * s, o.z + q.z * s, o.w + q.w * s};
-      const float f = weight / sub.weight[p];
-      const Vec3& t = sub.translation[p];
-      Vec3& v = into.translation[p];
-      v = {v.x + t.x * f, v.y + t.y * f, v.z + t.z * f};
-    } else {
-      empty = true;
-    }
-    into.weight[p] = into.weight[p] + weight;
+  // 4 parts at a time; the parts are independent, each computed as the scalar steps above.
+  const V4 zero = splat(0), weight4 = splat(weight);
+  V4i empty{0, 0, 0, 0};
+  const float* q[8];
+  float* o[8];
+  for (int l = 0; l < 8; ++l) {
+    q[l] = sub.lane(l);
+    o[l] = into.lane(l);
   }
-  if (empty) empty_sub_blends_.push_back(node);
+  for (size_t p = 0; p < sub.stride; p += 4) {
+    const V4 w = load4(q[kWeightLane] + p);
+    const V4i has = w > zero;  // a child has the part (the padding has weight 0)
+    if (!(has[0] | has[1] | has[2] | has[3])) continue;
+    const V4 x = load4(q[0] + p), y = load4(q[1] + p), z = load4(q[2] + p), v = load4(q[3] + p);
+    V4 sum = x * x;
+    sum = sum + y * y;
+    sum = sum + z * z;
+    sum = sum + v * v;
+    const V4 len = sqrt4(sum);
+    const V4i scaled = has & (len > zero);
+    empty = empty | (has & ~scaled);
+    const V4 s = weight4 / len;
+    const V4 f = weight4 / w;
+    for (int l = 0; l < 7; ++l) {
+      const V4 acc = load4(o[l] + p);
+      store4(o[l] + p, select(scaled, acc + load4(q[l] + p) * (l < 4 ? s : f), acc));
+    }
+    const V4 acc = load4(o[kWeightLane] + p);
+    store4(o[kWeightLane] + p, select(has, acc + weight4, acc));
+  }
+  if (empty[0] | empty[1] | empty[2] | empty[3]) empty_sub_blends_.push_back(node);
 }
 
 }  // namespace animkit::call_of_duty

@@ -94,14 +94,29 @@ class TreePlayer {
 
  private:
   // A part's streams, flattened when the player is built so an update reads no vector headers.
+  // Keys are 4 floats each (rotation x, y, z, w; translation x, y, z, 0), read one part at a
+  // time (the parts that are not in a DenseRun).
+  struct Stream {
+    uint16_t key_count = 0;
+    bool dense = false;   // K = T, no frame list: the leaf's shared dense span
+    bool sorted = false;  // non-decreasing frame list: the cursor search applies
+    uint32_t cursor = 0;  // the key found at the last update (a sparse search starts there)
+    const float* keys = nullptr;
+    const std::vector<uint16_t>* frames = nullptr;
+  };
   struct PartPlan {
     int32_t slot = -1;  // pose slot
     bool two_component = false;
-    bool rotation_dense = false;  // K = T, no frame list: the leaf's shared dense span
-    bool translation_dense = false;
-    const XAnimRotationStream* rotation = nullptr;
-    const XAnimTranslationStream* translation = nullptr;
-    const float* rotation_keys = nullptr;  // K x (x, y, z, w): the decoded int16 lanes as floats
+    Stream rotation, translation;
+  };
+  // Parts that are dense in both streams and take consecutive pose slots, by groups of 4: their
+  // keys stored by lane across the parts, so that 4 parts are one vector per lane (every lane is
+  // still §2.2's float32 arithmetic in §2.2's order: parts are independent sums).
+  struct DenseRun {
+    int32_t slot = 0;     // the first part's pose slot
+    uint32_t count = 0;   // parts, a multiple of 4
+    std::vector<float> keys;        // [key][lane 0-6: x y z w tx ty tz][part]
+    std::vector<int32_t> two_mask;  // per part: -1 for a 2-component stream (x, y untouched)
   };
   struct Leaf {
     const XAnimFile* file = nullptr;
@@ -110,17 +125,23 @@ class TreePlayer {
     float frequency = 0;
     std::vector<XAnimTimedNote> notes;
     std::vector<int32_t> slot;  // part i -> pose slot (-1: unbound, a lower duplicate name)
-    std::vector<PartPlan> plan;  // the bound parts
+    std::vector<DenseRun> runs;  // the dense parts in groups of 4
+    std::vector<PartPlan> plan;  // the other bound parts, one at a time
     // Every decoded rotation key as 4 floats (exact: int16 values), so that the lerp is float
-    // arithmetic only: f32(b) - f32(a) equals the integer difference (< 2^24) exactly.
-    std::vector<float> rotation_keys;
+    // arithmetic only: f32(b) - f32(a) equals the integer difference (< 2^24) exactly; every
+    // translation key as (x, y, z, 0).
+    std::vector<float> rotation_keys, translation_keys;
   };
+  // Structure of arrays by pose slot: lane x, y, z, w, translation x, y, z and the weight, each
+  // `stride` floats (the part count rounded up to 4).
   struct Accum {
-    std::vector<Quat> lanes;
-    std::vector<Vec3> translation;
-    std::vector<float> weight;
+    size_t stride = 0;
+    std::vector<float> data;
+    float* lane(int l) { return data.data() + l * stride; }
+    const float* lane(int l) const { return data.data() + l * stride; }
     void clear();
   };
+  static constexpr int kWeightLane = 7;
 
   void check_node(int32_t node) const;
   template <class F> void each_leaf_below(int32_t node, F&& f);
@@ -128,7 +149,8 @@ class TreePlayer {
   void fire_notes(int32_t node);
   void compute_delta(int32_t node);
   void blend(int32_t node, float weight, size_t level, bool top);
-  void add_leaf(int32_t node, float weight, Accum& into) const;
+  void add_leaf(int32_t node, float weight, Accum& into);
+  static void build_runs(Leaf& leaf);
   void merge(const Accum& sub, float weight, Accum& into, int32_t node);
 
   XAnim tree_;

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <ostream>
+#include <string_view>
 
 #include "animkit/core/error.h"
 #include "animkit/core/json_text.h"
@@ -105,18 +107,47 @@ class XAnimDocument : public Document {
     return j;
   }
 
+  Json part_json(size_t i) const {
+    const XAnimPart& p = x_.parts[i];
+    Json part{{"index", i}};
+    put_text(part, "name", p.name);
+    part["name_offset"] = p.name_offset;
+    part["sign"] = p.sign;
+    part["rotation"] = rotation_json(p.rotation);
+    part["translation"] = translation_json(p.translation);
+    return part;
+  }
+
   Json dump() const override {
     Json parts = Json::array();
+    for (size_t i = 0; i < x_.parts.size(); ++i) parts.push_back(part_json(i));
+    return dump_with(std::move(parts));
+  }
+
+  // `dump --json` part by part (issue 26: 48 parts x 65,535 keys held as one Json took 1.1 GB):
+  // the document without its parts, printed as dump_json(dump(), 1) prints it, with each part
+  // printed in its place one at a time, indented as that whole value would indent it.
+  bool print_dump(std::ostream& out, bool json) const override {
+    if (!json || x_.parts.empty()) return false;
+    const std::string head = dump_json(dump_with(Json::array()), 1);
+    const std::string slot = "\n \"parts\": []";  // a string's newline is escaped: unique
+    const size_t at = head.find(slot);
+    if (at == std::string::npos) return false;
+    out << std::string_view(head).substr(0, at) << "\n \"parts\": [";
     for (size_t i = 0; i < x_.parts.size(); ++i) {
-      const XAnimPart& p = x_.parts[i];
-      Json part{{"index", i}};
-      put_text(part, "name", p.name);
-      part["name_offset"] = p.name_offset;
-      part["sign"] = p.sign;
-      part["rotation"] = rotation_json(p.rotation);
-      part["translation"] = translation_json(p.translation);
-      parts.push_back(std::move(part));
+      const std::string part = dump_json(part_json(i), 1);
+      out << (i ? ",\n  " : "\n  ");
+      size_t from = 0;
+      for (size_t nl; (nl = part.find('\n', from)) != std::string::npos; from = nl + 1) {
+        out << std::string_view(part).substr(from, nl + 1 - from) << "  ";
+      }
+      out << std::string_view(part).substr(from);
     }
+    out << "\n ]" << std::string_view(head).substr(at + slot.size()) << "\n";
+    return true;
+  }
+
+  Json dump_with(Json parts) const {
     Json j{{"format", "cod-xanim"}};
     put_text(j, "name", x_.name);
     j["header"] = header_json(x_);
@@ -220,8 +251,10 @@ bool sniff_xanim(const std::filesystem::path&, Bytes head) {
   Reader r(head);
   const XAnimHeader h = read_xanim_header(r);
   // §1.1 / §1.2: flag bits 2-7 and the bytes after the notetracks are ignored by the game, so
-  // they do not stop a file from being one; the whole layout must still read.
-  if (h.version != kXAnimVersion || h.num_parts < 0 || h.num_parts > 128 || h.frame_rate <= 0) {
+  // they do not stop a file from being one, nor does a frameRate of 0 or below (§1.1: not
+  // checked; `validate` reports it as the error `export` makes of it); the whole layout must
+  // still read.
+  if (h.version != kXAnimVersion || h.num_parts < 0 || h.num_parts > 128) {
     return false;
   }
   try {

@@ -2,6 +2,11 @@
 // exit 0 / 1 / 2, --json documents, the places diagnostics name.
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 
@@ -40,6 +45,88 @@ class CodCli : public test::CliFixture {
   }
 };
 
+// The peak resident memory (KB) of `animkit ARGS` (stdout discarded) and its exit code, in a
+// child of its own (ru_maxrss of RUSAGE_CHILDREN is the largest child ever waited for).
+std::pair<long, int> peak_rss_kb(const std::string& args) {
+  int fd[2];
+  if (pipe(fd) != 0) return {-1, -1};
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(fd[0]);
+    const int status =
+        std::system((std::string(ANIMKIT_BINARY) + " " + args + " >/dev/null 2>&1").c_str());
+    rusage usage{};
+    getrusage(RUSAGE_CHILDREN, &usage);
+    const long out[2] = {usage.ru_maxrss, WIFEXITED(status) ? WEXITSTATUS(status) : 128};
+    const ssize_t n = write(fd[1], out, sizeof out);
+    _exit(n == sizeof out ? 0 : 1);
+  }
+  close(fd[1]);
+  long out[2] = {-1, -1};
+  const ssize_t n = read(fd[0], out, sizeof out);
+  close(fd[0]);
+  waitpid(pid, nullptr, 0);
+  if (n != sizeof out) return {-1, -1};
+  return {out[0], static_cast<int>(out[1])};
+}
+
+// 48 dense 2-component parts of `keys` keys (one part named with a non-UTF-8 byte), a constant
+// translation each: the issue's 48 x 65,535-key file, at any size.
+std::string many_keys(uint16_t keys) {
+  XAnimFile f;
+  f.header.num_frames = keys;  // not looped: T = keys
+  f.header.frame_rate = 30;
+  for (int p = 0; p < 48; ++p) {
+    std::vector<int16_t> z(keys);
+    for (uint16_t k = 0; k < keys; ++k) z[k] = static_cast<int16_t>((k * 7 + p * 13) % 20000 - 10000);
+    f.parts.push_back(testing::part(p == 5 ? std::string("bad\xff") : "j_" + std::to_string(p),
+                                    p % 2 == 0, testing::rot(true, {}, z),
+                                    testing::trans({}, {{1.5f, float(p), -0.25f}})));
+  }
+  f.notes.push_back(testing::note("fire", 3));
+  const std::vector<uint8_t> b = testing::xanim_bytes(std::move(f));
+  return std::string(b.begin(), b.end());
+}
+
+// Issue 26: `dump --json` of an xanim prints part by part, the same text as the whole document.
+TEST_F(CodCli, DumpJsonStreamsPartByPart) {
+  Write("small", many_keys(40));
+  const Result streamed = Run("dump " + P("small") + " --json");
+  ASSERT_EQ(streamed.code, 0) << streamed.err;
+  // Two files are dumped as one array of whole documents (not streamed).
+  const Result whole = Run("dump " + P("small") + " " + P("small") + " --json");
+  ASSERT_EQ(whole.code, 0) << whole.err;
+  const Json first = Json::parse(whole.out)[0];
+  EXPECT_EQ(Json::parse(streamed.out), first);
+  EXPECT_EQ(streamed.out, dump_json(first, 1) + "\n");
+  EXPECT_EQ(first["parts"][5]["name_hex"], "626164ff");
+#ifdef __SANITIZE_ADDRESS__
+  GTEST_SKIP() << "peak RSS under ASan counts its shadow memory";
+#else
+  // 48 x 8,000 keys (0.8 MB): held as one Json this took about 200 MB (16,000 keys: 405 MB;
+  // streamed: 21 MB).
+  Write("big", many_keys(8000));
+  const auto [kb, code] = peak_rss_kb("dump " + P("big") + " --json");
+  EXPECT_EQ(code, 0);
+  EXPECT_LT(kb, 80 * 1024) << "peak RSS " << kb << " KB";
+#endif
+}
+
+// Issue 26 item 3: a negative frameRate is loaded by the game (§1.1: not checked), so the file
+// is recognised without --format, and validate reports as an error what export refuses.
+TEST_F(CodCli, NegativeFrameRateRecognisedAndReported) {
+  std::string b = worked_example();
+  b[7] = static_cast<char>(0xE2);  // -30
+  b[8] = static_cast<char>(0xFF);
+  Write("neg", b);
+  Result r = Run("validate " + P("neg"));
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("frame rate -30 is negative"), std::string::npos) << r.out << r.err;
+  r = Run("export " + P("neg") + " -o " + P("neg.glb"));
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_EQ(Run("info " + P("neg")).code, 0);
+}
+
 TEST_F(CodCli, TreeJsonAndErrors) {
   Write("t.atr", "main\n{\n    walk\n    run\n}\n");
   Result r = Run("cod tree " + P("t.atr") + " --refs walk --json");
@@ -73,6 +160,51 @@ TEST_F(CodCli, TreeAssetsFromAGameArchive) {
   r = Run("cod tree " + P("t.atr") + " --refs g --game-dir " + P("main") + " --json");
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_EQ(Json::parse(r.out)["nodes"][2]["looping"], true);
+}
+
+// A .pk3 of one deflated member whose directory gives `size` uncompressed bytes; its data is an
+// empty deflate stream, so nothing but the size check can stop the read (a 1 GiB member in a
+// few bytes: what a 1 MB archive of a 1 GiB deflated .atr gives the reader).
+std::string zip_claiming(const std::string& name, uint32_t size) {
+  std::string z;
+  auto u16 = [&](uint32_t v) { z += static_cast<char>(v & 0xFF), z += static_cast<char>(v >> 8 & 0xFF); };
+  auto u32 = [&](uint32_t v) { u16(v & 0xFFFF), u16(v >> 16); };
+  const std::string data("\x03\x00", 2);  // a final fixed-Huffman block with no symbol
+  auto common = [&] {
+    u16(20), u16(0), u16(8), u16(0), u16(0x21);  // version, flags, deflate, time, date
+    u32(0), u32(static_cast<uint32_t>(data.size())), u32(size);  // crc, sizes
+    u16(static_cast<uint32_t>(name.size())), u16(0);
+  };
+  u32(0x04034b50), common(), z += name, z += data;
+  const auto directory = static_cast<uint32_t>(z.size());
+  u32(0x02014b50), u16(20), common(), u16(0), u16(0), u16(0), u32(0), u32(0), z += name;
+  const auto directory_size = static_cast<uint32_t>(z.size()) - directory;
+  u32(0x06054b50), u16(0), u16(0), u16(1), u16(1), u32(directory_size), u32(directory), u16(0);
+  return z;
+}
+
+// Issue 26: the member's uncompressed size is checked against --max-memory (held with its
+// parse: twice) before it is inflated, under the default 1 GiB too; the error names the archive
+// and the member.
+TEST_F(CodCli, Pk3MemberSizeCheckedBeforeInflating) {
+  Write("main/pak0.pk3", zip_claiming("animtrees/soldier.atr", 1u << 30));
+  Write("mod/maps/town.gsc",
+        "#using_animtree(\"soldier\");\nmain() { self setanim(%idle); maps\\_load::main(); }\n");
+  const std::string member = P("main") + "/pak0.pk3/animtrees/soldier.atr";
+  for (const std::string limit : {"", " --max-memory 100000000"}) {
+    const Result r = Run("cod lint " + P("mod") + " --game-dir " + P("main") + limit);
+    EXPECT_EQ(r.code, 1) << limit << r.out << r.err;
+    const std::string all = r.out + r.err;
+    EXPECT_NE(all.find(member), std::string::npos) << all;
+    EXPECT_NE(all.find("1073741824 bytes uncompressed"), std::string::npos) << all;
+    EXPECT_NE(all.find("--max-memory"), std::string::npos) << all;
+  }
+  // A text that fits twice is read (here: its data ends short, and that is the error).
+  Write("main/pak0.pk3", zip_claiming("animtrees/soldier.atr", 1u << 20));
+  const Result r = Run("cod lint " + P("mod") + " --game-dir " + P("main") + " --max-memory 3000000");
+  EXPECT_EQ((r.out + r.err).find("held with its parse"), std::string::npos) << r.out << r.err;
+  EXPECT_NE((r.out + r.err).find(member + ": cannot read the archive member"), std::string::npos)
+      << r.out << r.err;
 }
 
 TEST_F(CodCli, LintLevelsAgainstTheGame) {

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <memory>
+#include <string>
 
 #include "animkit/call_of_duty/tree_player.h"
 #include "animkit/core/error.h"
@@ -251,6 +253,131 @@ TEST(CodPlayer, SubBlendScaledToItsWeightSection2_2) {
   const float w2 = 32767.0f * (0.25f * kLane) + 31204.0f * cs;
   EXPECT_EQ(p.pose()[0].lanes.z, z2);
   EXPECT_EQ(p.pose()[0].lanes.w, w2);
+}
+
+// §2.2 / §6.1-6.3 on many parts: 12 dense parts (one 2-component) and a sparse one, in a leaf
+// whose parts take consecutive pose slots (c: the player's 8- and 4-parts-at-a-time path) and in two whose
+// parts take them in reverse (a, b: one part at a time), over updates that wrap (the sparse
+// search moves back). Expected: the formulas written out here, one scalar step at a time.
+std::shared_ptr<const XAnimFile> many_parts(int seed, bool reversed) {
+  XAnimFile f;
+  f.header.num_frames = 6;  // looped: T = 7, N = 6
+  f.header.flags = XAnimHeader::kLooped;
+  f.header.frame_rate = 30;
+  for (int i = 0; i < 13; ++i) {
+    const int q = reversed ? 12 - i : i;
+    auto v = [&](int k, int lane) {
+      return static_cast<int16_t>(((q * 53 + k * 97 + lane * 31 + seed * 71) % 300) * 100 - 15000);
+    };
+    std::vector<int16_t> stored;
+    std::vector<Vec3> moves;
+    const bool two = q == 6, sparse = q == 12;
+    const int keys = sparse ? 4 : 7;
+    for (int k = 0; k < keys; ++k) {
+      if (!two) stored.push_back(v(k, 0));
+      if (!two) stored.push_back(v(k, 1));
+      stored.push_back(v(k, 2));
+      moves.push_back({0.25f * v(k, 3), -0.5f * v(k, 4), 1.0f / 3.0f * v(k, 5)});
+    }
+    const std::vector<uint16_t> frames = sparse ? std::vector<uint16_t>{0, 2, 5, 6}
+                                                : std::vector<uint16_t>{};
+    f.parts.push_back(part("j" + std::to_string(q), (q + seed) % 3 == 0,
+                           rot(two, frames, stored), trans(frames, moves)));
+  }
+  return file_of(std::move(f), "many" + std::to_string(seed));
+}
+
+TEST(CodPlayer, ManyPartsBlendPartByPartSection2_2) {
+  const auto a = many_parts(1, true), b = many_parts(2, true), c = many_parts(3, false);
+  Built built = build("c\ngroup\n{\n    a\n    b\n}\n", {{"a", a}, {"b", b}, {"c", c}});
+  TreePlayer& p = *built.player;
+  p.set_weight(built.node("group"), 0.6f, 0);
+  p.set_weight(built.node("a"), 1, 0);
+  p.set_weight(built.node("b"), 0.5f, 0);
+  p.set_weight(built.node("c"), 0.4f, 0);
+  p.set_rate(built.node("b"), 0.7f);
+  p.set_rate(built.node("c"), 1.3f);
+  struct Acc {
+    float l[4] = {0, 0, 0, 0};
+    float t[3] = {0, 0, 0};
+    float w = 0;
+  };
+  // One leaf at time t and `weight` into `into` (by part name), §2.1-2.2.
+  auto add = [](const XAnimFile& f, float t, float weight, std::map<std::string, Acc>& into) {
+    const float n = static_cast<float>(f.frame_count_minus_one());
+    const float ft = t * n;
+    const auto fr = static_cast<uint32_t>(ft);
+    auto span = [&](const std::vector<uint16_t>& frames, size_t count, size_t& k0, size_t& k1) {
+      if (frames.empty()) {
+        k0 = fr;
+        k1 = fr + 1;
+        return ft - static_cast<float>(fr);
+      }
+      size_t i = 0;
+      while (i + 1 < frames.size() && frames[i + 1] <= fr) ++i;
+      if (i + 1 >= count) {
+        k0 = k1 = count - 1;
+        return 0.0f;
+      }
+      k0 = i;
+      k1 = i + 1;
+      return (ft - static_cast<float>(frames[i])) /
+             (static_cast<float>(frames[i + 1]) - static_cast<float>(frames[i]));
+    };
+    for (const XAnimPart& part : f.parts) {
+      Acc& acc = into[part.name];
+      size_t k0 = 0, k1 = 0;
+      const auto& r = part.rotation;
+      float frac = span(r.frames, r.keys.size(), k0, k1);
+      const float scale = weight * kLane;
+      for (int l = r.two_component ? 2 : 0; l < 4; ++l) {
+        const float x0 = r.keys[k0][l], x1 = r.keys[k1][l];
+        acc.l[l] = acc.l[l] + (x0 + (x1 - x0) * frac) * scale;
+      }
+      const auto& m = part.translation;
+      frac = span(m.frames, m.values.size(), k0, k1);
+      const float v0[3] = {m.values[k0].x, m.values[k0].y, m.values[k0].z};
+      const float v1[3] = {m.values[k1].x, m.values[k1].y, m.values[k1].z};
+      for (int l = 0; l < 3; ++l) acc.t[l] = acc.t[l] + (v0[l] + (v1[l] - v0[l]) * frac) * weight;
+      acc.w = acc.w + weight;
+    }
+  };
+  bool wrapped = false;
+  for (int update = 0; update < 12; ++update) {
+    p.update(0.07f);
+    const auto time = [&](const char* name) { return p.nodes()[built.node(name)].time; };
+    wrapped = wrapped || p.nodes()[built.node("c")].wraps > 0;
+    std::map<std::string, Acc> top, sub;
+    add(*c, time("c"), 0.4f, top);
+    add(*a, time("a"), 1.0f, sub);
+    add(*b, time("b"), 0.5f, sub);
+    for (auto& [name, s] : sub) {
+      float sum = s.l[0] * s.l[0];
+      sum = sum + s.l[1] * s.l[1];
+      sum = sum + s.l[2] * s.l[2];
+      sum = sum + s.l[3] * s.l[3];
+      const float scale = 0.6f / std::sqrt(sum), f = 0.6f / s.w;
+      Acc& o = top[name];
+      for (int l = 0; l < 4; ++l) o.l[l] = o.l[l] + s.l[l] * scale;
+      for (int l = 0; l < 3; ++l) o.t[l] = o.t[l] + s.t[l] * f;
+      o.w = o.w + 0.6f;
+    }
+    ASSERT_EQ(p.part_names().size(), 13u);
+    for (size_t i = 0; i < 13; ++i) {
+      const Acc& e = top[p.part_names()[i]];
+      const PlayPart& got = p.pose()[i];
+      SCOPED_TRACE("update " + std::to_string(update) + " part " + p.part_names()[i]);
+      EXPECT_EQ(got.weight, e.w);
+      EXPECT_EQ(got.lanes.x, e.l[0] / e.w);
+      EXPECT_EQ(got.lanes.y, e.l[1] / e.w);
+      EXPECT_EQ(got.lanes.z, e.l[2] / e.w);
+      EXPECT_EQ(got.lanes.w, e.l[3] / e.w);
+      EXPECT_EQ(got.translation.x, e.t[0] / e.w);
+      EXPECT_EQ(got.translation.y, e.t[1] / e.w);
+      EXPECT_EQ(got.translation.z, e.t[2] / e.w);
+    }
+  }
+  EXPECT_TRUE(wrapped);
 }
 
 // §2.5: the delta from S to C, the looped wrap adding the last translation key, the result

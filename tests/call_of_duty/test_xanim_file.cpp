@@ -305,6 +305,14 @@ TEST(CodXAnimDocument, SniffAndNeutral) {
   B flags = bytes;
   flags[6] |= 0xFC;
   EXPECT_TRUE(sniff_xanim("x", flags));
+  // §1.1: frameRate is "not checked (0 stops time)": a 0 or negative rate is still a file the
+  // game loads, so it is recognised (and `validate` then reports what `export` refuses).
+  for (const int16_t rate : {0, -30}) {
+    B r = bytes;
+    r[7] = static_cast<uint8_t>(rate & 0xFF);
+    r[8] = static_cast<uint8_t>((rate >> 8) & 0xFF);
+    EXPECT_TRUE(sniff_xanim("x", r)) << rate;
+  }
   B cut(bytes.begin(), bytes.end() - 1);  // the notetracks cut short: not a whole file
   EXPECT_FALSE(sniff_xanim("x", cut));
   const Animated a = xanim_to_neutral(parse_xanim(bytes, "j_anim"));

@@ -151,7 +151,7 @@ void validate_table(const MotionTable& table, const std::function<bool(uint32_t)
 }
 
 // A Setup's own rules (container page 5): trailing bytes (a parse consumes exactly the
-// object's size) with their offset, parent indices, placement frames.
+// object's size) with their offset, parent indices.
 void validate_setup(const Setup& s, std::vector<Finding>& out) {
   const std::string where = hex32(s.id);
   if (!s.tail.empty()) {
@@ -167,10 +167,6 @@ void validate_setup(const Setup& s, std::vector<Finding>& out) {
                      fmt::format("parent_index {} is not another part (treated as a root)", p),
                      ""});
     }
-  }
-  if (!s.parts.empty() && !s.rest_placement()) {
-    out.push_back({Finding::Level::kInfo, "NO_REST_PLACEMENT", where,
-                   "no placement 101 (Resting) or 0 (Default): the rest pose is identity", ""});
   }
 }
 

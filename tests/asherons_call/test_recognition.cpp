@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "animkit/asherons_call/assets.h"
+#include "animkit/asherons_call/creature.h"
 #include "animkit/asherons_call/dat.h"
 #include "animkit/asherons_call/dat_writer.h"
 #include "animkit/asherons_call/module.h"
@@ -287,6 +288,41 @@ TEST(AcRecognition, TableFromADatExportsAsTheCreature) {
   EXPECT_EQ(by_id.skeleton.num_joints(), by_setup.skeleton.num_joints());
   // The creature's joints: root + one per part (the older export had no root joint).
   EXPECT_EQ(by_id.skeleton.names[0], "root");
+}
+
+// Container page 6: a valid forest whose parent comes after its child is exported hierarchical;
+// each joint's world rest transform is the part's rest frame, as the flat rig has it.
+TEST(AcRecognition, ParentAfterChildIsStillHierarchical) {
+  asherons_call::Setup s = humanoid_setup();
+  s.parts.resize(4);
+  s.flags |= kSetupHasParent;
+  s.parent_index = {2, kNoParent, 1, 1};
+  for (PlacementFrame& p : s.placement_frames) {
+    p.frame.parts.resize(4);
+    for (size_t i = 0; i < 4; ++i) {
+      p.frame.parts[i].origin = Vec3{0.1f * i, 0.2f, 0.3f * i + 1};
+      p.frame.parts[i].orientation = normalize(Quat{0.1f * i, 0.2f, 0.05f, 1});
+    }
+  }
+  const std::vector<int> parents = rig_parents(s, Rig::kParents);
+  EXPECT_EQ(parents, (std::vector<int>{2, -1, 1, 1}));
+  const Skeleton sk = creature_skeleton(s, parents);
+  EXPECT_EQ(sk.names, (std::vector<std::string>{"root", "part_1", "part_2", "part_0", "part_3"}));
+  EXPECT_EQ(std::vector<int>(sk.parents.begin(), sk.parents.end()), (std::vector<int>{-1, 0, 1, 2, 1}));
+  EXPECT_TRUE(sk.validate().empty()) << sk.validate();
+  const Skeleton flat = creature_skeleton(s, rig_parents(s, Rig::kFlat));
+  std::vector<Transform> world(sk.num_joints());
+  for (size_t j = 0; j < sk.num_joints(); ++j) {
+    world[j] = sk.parents[j] < 0 ? sk.rest[j] : compose(world[sk.parents[j]], sk.rest[j]);
+    if (j == 0) continue;
+    const size_t part = static_cast<size_t>(std::stoi(sk.names[j].substr(5)));  // "part_<i>"
+    const Transform& want = flat.rest[part + 1];
+    EXPECT_NEAR(length(world[j].translation - want.translation), 0.0f, 1e-5) << sk.names[j];
+    EXPECT_NEAR(std::fabs(dot(world[j].rotation, want.rotation)), 1.0f, 1e-5);
+  }
+  // A cycle is not a forest: flat.
+  s.parent_index = {1, 0, kNoParent, kNoParent};
+  EXPECT_EQ(rig_parents(s, Rig::kParents), (std::vector<int>{-1, -1, -1, -1}));
 }
 
 }  // namespace

@@ -438,10 +438,10 @@ int play_scenario(const Json& scenario, const std::filesystem::path& base, bool 
         for (size_t di = 0; di < dos.size(); ++di) {
           try {
             inputs.push_back(apply_do(obj, dos[di], limit));
+            check_budgets(k);  // one tick of 100,000 motions stops here, not minutes later
           } catch (const Error& e) {
             throw Error(fmt::format("ticks[{}].do[{}]: {}", ti, di, e.message()));
           }
-          check_budgets(k);  // one tick of 100,000 motions stops here, not minutes later
         }
       }
       obj.update_object(dt);

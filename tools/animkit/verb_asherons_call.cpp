@@ -237,9 +237,10 @@ void add_list(CLI::App& group, Cli& cli) {
   });
 }
 
-// `ac extract DAT ID -o FILE`: the object's stored bytes, byte-exact.
+// `ac extract DAT ID -o FILE`: the object's bytes, byte-exact (a compressed entry inflated, issue 28).
 void add_extract(CLI::App& group, Cli& cli) {
-  auto* verb = group.add_subcommand("extract", "one object of a .dat, its bytes as stored");
+  auto* verb = group.add_subcommand(
+      "extract", "one object of a .dat, its bytes as stored (inflated when the entry is compressed)");
   static std::string dat_path, id_text, out;
   verb->add_option("dat", dat_path, "the .dat file")->required();
   verb->add_option("id", id_text, "the object id, e.g. 0x09000001")->required();

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <functional>
+#include <queue>
+
 #include <cmath>
 
 #include "animkit/asherons_call/command_ids.h"
@@ -33,12 +36,36 @@ std::vector<int> rig_parents(const Setup& setup, Rig rig) {
   for (size_t i = 0; i < n; ++i) {
     const uint32_t p = setup.parent_index[i];
     if (p == kNoParent || p >= n) continue;  // container page 6: a root
-    // A parent listed after its child (or the part itself) is not a forest glTF joints can keep
-    // in part order: the whole Setup stays flat (Choices).
-    if (p >= i) return flat;
+    if (p == i) return flat;                 // a part its own parent: not a forest
     parents[i] = static_cast<int>(p);
   }
+  // Issue 28: a parent listed after its child is still a forest ([2, -1, 1, 1]); only a cycle
+  // is not (part_joints finds it).
+  if (part_joints(parents).empty() && n > 0) return flat;
   return parents;
+}
+
+std::vector<int> part_joints(const std::vector<int>& parents) {
+  // Kahn's order, smallest part first: part order itself when every parent precedes its child.
+  const size_t n = parents.size();
+  std::vector<std::vector<int>> children(n);
+  std::priority_queue<int, std::vector<int>, std::greater<int>> ready;
+  for (size_t i = 0; i < n; ++i) {
+    if (parents[i] < 0)
+      ready.push(static_cast<int>(i));
+    else
+      children[static_cast<size_t>(parents[i])].push_back(static_cast<int>(i));
+  }
+  std::vector<int> joint(n, -1);
+  int next = 1;  // joint 0 is the root
+  while (!ready.empty()) {
+    const int i = ready.top();
+    ready.pop();
+    joint[static_cast<size_t>(i)] = next++;
+    for (int c : children[static_cast<size_t>(i)]) ready.push(c);
+  }
+  if (static_cast<size_t>(next - 1) != n) return {};  // a cycle
+  return joint;
 }
 
 std::string part_joint_name(size_t part) { return fmt::format("part_{}", part); }
@@ -101,11 +128,12 @@ std::optional<Clip> creature_clip(const std::string& name, const MotionData& md,
     }
   }
   std::vector<AFrame> parts = rest_parts(setup);
+  const std::vector<int> joint = part_joints(parents);
   for (const ShownFrame& s : shown) {
     apply_pose(parts, *s.pose);
     add_key(clip.joints[0], s.time, to_gltf_axes(s.root));
     for (size_t i = 0; i < parts.size(); ++i)
-      add_key(clip.joints[i + 1], s.time, local_frame(parts, parents, i));
+      add_key(clip.joints[static_cast<size_t>(joint[i])], s.time, local_frame(parts, parents, i));
     for (const AnimHook& h : s.pose->hooks) {
       const std::string_view hn = hook_type_name(h.type);
       clip.events.push_back({s.time, std::string(hn.empty() ? "hook" : hn), to_json(h).dump()});
@@ -124,7 +152,7 @@ std::string rig_note(const Setup& setup, const std::vector<int>& parents, Rig ri
   if (any) return "parts hang by the Setup's parent_index (parent-relative per pose)";
   if (rig == Rig::kFlat) return "flat rig (asked for): every part under the object's root joint";
   if (setup.flags & kSetupHasParent)
-    return "flat rig: the Setup's parent_index is not a forest in part order";
+    return "flat rig: the Setup's parent_index is not a forest (a cycle)";
   return "flat rig: every part under the object's root joint";
 }
 
@@ -134,8 +162,14 @@ Skeleton creature_skeleton(const Setup& setup, const std::vector<int>& parents) 
   Skeleton sk;
   sk.add_joint("root", -1, Transform::identity());
   const std::vector<AFrame> rest = rest_parts(setup);
-  for (size_t i = 0; i < setup.parts.size(); ++i)
-    sk.add_joint(part_joint_name(i), parents[i] + 1, transform_of(local_frame(rest, parents, i)));
+  const std::vector<int> joint = part_joints(parents);
+  std::vector<size_t> part_at(setup.parts.size() + 1, 0);
+  for (size_t i = 0; i < setup.parts.size(); ++i) part_at[static_cast<size_t>(joint[i])] = i;
+  for (size_t j = 1; j <= setup.parts.size(); ++j) {
+    const size_t i = part_at[j];
+    const int parent = parents[i] < 0 ? 0 : joint[static_cast<size_t>(parents[i])];
+    sk.add_joint(part_joint_name(i), parent, transform_of(local_frame(rest, parents, i)));
+  }
   return sk;
 }
 

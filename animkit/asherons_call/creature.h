@@ -34,9 +34,15 @@ struct CreatureOptions {
 };
 
 // The rig actually used for a Setup: -1 for a part hung under the root, else its parent part.
-// Parents only when the Setup has them and they form an acyclic forest (an index past the parts
-// or 0xFFFFFFFF is a root); otherwise every part is -1.
+// Parents only when the Setup has them and they form an acyclic forest, in any order (an index
+// past the parts or 0xFFFFFFFF is a root); otherwise every part is -1.
 std::vector<int> rig_parents(const Setup& setup, Rig rig);
+
+// Issue 28: the glTF joint of each part under `parents` (rig_parents): parents before children,
+// smallest part first, so part order (part i = joint i + 1) whenever every parent precedes its
+// child; a forest whose parent comes after its child ([2, -1, 1, 1]) is reordered. Empty when
+// the parents hold a cycle.
+std::vector<int> part_joints(const std::vector<int>& parents);
 
 // The joint names: "root", then "part_<i>" for part i.
 std::string part_joint_name(size_t part);

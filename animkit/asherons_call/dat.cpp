@@ -6,6 +6,8 @@
 #include <cstring>
 #include <unordered_set>
 
+#include <zlib.h>
+
 #include "animkit/asherons_call/command_ids.h"
 #include "animkit/asherons_call/mapped_file.h"
 #include "animkit/core/error.h"
@@ -50,6 +52,7 @@ uint8_t dat_type_from_name(const std::string& name) {
   if (name == "motion-table") return kTypeMotionTable;
   if (name == "animation") return kTypeAnimation;
   if (name == "setup") return kTypeSetup;
+  if (name == "iteration") return 0xFF;  // info's name for 0xFFFF0001 (its type byte)
   for (const TypeName& t : kTypes) {
     if (name == t.name) return t.type;
   }
@@ -258,17 +261,45 @@ std::vector<DatEntry> DatFile::list(uint32_t lo, uint32_t hi) const {
 }
 
 std::vector<uint8_t> DatFile::read(const DatEntry& e) const {
-  if (e.flags & 1) {
-    throw Error(fmt::format("object 0x{:08X} is zlib-compressed (entry flags 0x{:04X}), which "
-                            "animkit does not inflate",
-                            e.id, e.flags),
-                e.offset);
-  }
   const std::string what = fmt::format("object 0x{:08X}", e.id);
   chain_blocks(e.offset, e.size, what.c_str());
   checked_size(e.size, 1, what, e.offset);
   std::vector<uint8_t> out(e.size);
   read_chain(e.offset, e.size, out.data(), what.c_str());
+  if (e.flags & 1) return inflate_object(out, what);
+  return out;
+}
+
+// Container page 3, flags bit 0 (DRW): the stored bytes are a u32 uncompressed size and a zlib
+// stream. The declared size is checked against --max-memory before anything is inflated, and
+// the stream must end with exactly that many bytes.
+std::vector<uint8_t> inflate_object(Bytes stored, std::string_view what) {
+  if (stored.size() < 4)
+    throw Error(fmt::format("{}: compressed, but {} bytes hold no size", what, stored.size()), 0);
+  const uint32_t size = u32_at(stored.data());
+  checked_size(size, 1, fmt::format("{}: inflated size", what), 0);
+  std::vector<uint8_t> out(size);
+  z_stream z{};
+  if (inflateInit(&z) != Z_OK) throw Error(fmt::format("{}: zlib cannot start", what));
+  z.next_in = const_cast<Bytef*>(stored.data() + 4);
+  z.avail_in = static_cast<uInt>(std::min<size_t>(stored.size() - 4, UINT32_MAX));
+  z.next_out = out.data();
+  z.avail_out = size;
+  const int rc = inflate(&z, Z_FINISH);
+  const uint64_t consumed = 4 + z.total_in, produced = z.total_out;
+  inflateEnd(&z);
+  if (rc != Z_STREAM_END) {
+    throw Error(fmt::format("{}: zlib stream {} after {} of {} bytes ({})", what,
+                            rc == Z_BUF_ERROR && produced == size ? "longer than its declared size"
+                                                                  : "broken",
+                            produced, size, rc),
+                consumed);
+  }
+  if (produced != size) {
+    throw Error(fmt::format("{}: zlib stream gives {} bytes, its size says {}", what, produced,
+                            size),
+                consumed);
+  }
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "animkit/core/json_util.h"
@@ -54,7 +55,7 @@ struct DatHeader {
 
 // Container page 3: one directory entry.
 struct DatEntry {
-  uint16_t flags = 0;    // bit 0: zlib-compressed (DRW)
+  uint16_t flags = 0;    // bit 0: zlib-compressed (DRW): read() inflates it
   uint16_t version = 0;  // DRW writes 2
   uint32_t id = 0;
   uint32_t offset = 0;  // the object's first block
@@ -114,6 +115,10 @@ class DatFile {
   Bytes bytes_;
   DatHeader header_;
 };
+
+// A DRW-compressed entry's stored bytes (u32 size + zlib stream) inflated; the size is checked
+// against the memory limit first. Throws naming `what` with the offset in the stored bytes.
+std::vector<uint8_t> inflate_object(Bytes stored, std::string_view what);
 
 Json to_json(const DatHeader& h);
 Json to_json(const DatEntry& e);

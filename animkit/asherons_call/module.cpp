@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
+#include <set>
 #include <ostream>
 
 #include "animkit/asherons_call/assets.h"
@@ -27,10 +30,14 @@ std::string_view text_of(Bytes bytes) {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
 }
 
-// `"asherons_call": "<kind>"` (a scenario's `"engine": "asherons_call"` does not match).
-bool json_kind(Bytes head, std::string_view kind) {
+// `"asherons_call": "<kind>"` (a scenario's `"engine": "asherons_call"` does not match). Issue
+// 28: JSON by content, not by a first byte: a whole file must parse as that JSON form; a 64 KiB
+// head of a larger one must be JSON text (no control byte) naming the kind.
+bool json_kind(Bytes head, ObjectKind want) {
   if (!looks_like_json(head)) return false;
+  if (head.size() < 65536) return recognize_object(head).kind == want;
   const std::string_view s = text_of(head);
+  const std::string kind = "\"" + std::string(object_kind_name(want)) + "\"";
   constexpr std::string_view key = "\"asherons_call\"";
   for (size_t at = s.find(key); at != std::string_view::npos; at = s.find(key, at + 1)) {
     size_t i = at + key.size();
@@ -93,6 +100,78 @@ std::optional<Setup> setup_option(const Options& options, const DatFile* dat) {
   }
 }
 
+// A Setup of N parts with no placement (identity rest), N the most parts an animation has: the
+// skeleton a table exports over when no Setup is known.
+Setup bare_setup(const AnimationStore& store) {
+  uint32_t n = 0;
+  for (const auto& [id, a] : store.all()) n = std::max(n, a.num_parts);
+  Setup s;
+  s.parts.assign(n, 0x01000000u);
+  return s;
+}
+
+// The table's own rules and its references (`has`: whether an animation is there; none: not
+// checked). One function for `validate TABLE`, `validate DAT --id` and `validate DAT` (issue 28).
+void validate_table(const MotionTable& table, const std::function<bool(uint32_t)>& has,
+                    std::vector<Finding>& out) {
+  const std::string prefix = hex32(table.id) + " ";
+  auto check = [&](const MotionData& md, const std::string& where) {
+    if (md.flags & ~0x03u) {
+      out.push_back(
+          {Finding::Level::kWarning, "UNKNOWN_FLAGS", prefix + where,
+           fmt::format("MotionData flags 0x{:02X} has bits beyond velocity/omega", md.flags), ""});
+    }
+    for (const AnimData& a : md.anims) {
+      if ((a.anim_id & 0xFF000000u) != 0x03000000u) {
+        out.push_back({Finding::Level::kWarning, "NOT_AN_ANIMATION", prefix + where,
+                       fmt::format("anim id {} is not a 0x03xxxxxx animation", hex32(a.anim_id)),
+                       ""});
+      } else if (has && !has(a.anim_id)) {
+        out.push_back({Finding::Level::kError, "MISSING_ANIMATION", prefix + where,
+                       fmt::format("motion table {} names animation {}, which is not there",
+                                   hex32(table.id), hex32(a.anim_id)),
+                       ""});
+      }
+    }
+  };
+  for (const StyleDefault& s : table.style_defaults) {
+    bool found = false;
+    for (const KeyedMotion& k : table.cycles) found |= k.key == motion_key(s.style, s.default_substate);
+    if (!found) {
+      out.push_back(
+          {Finding::Level::kError, "NO_DEFAULT_CYCLE", prefix + command_label(s.style),
+           fmt::format("no cycle for the default substate {}", command_label(s.default_substate)),
+           ""});
+    }
+  }
+  for (const KeyedMotion& k : table.cycles) check(k.data, "cycle " + motion_key_label(k.key));
+  for (const KeyedMotion& k : table.modifiers) check(k.data, "modifier " + motion_key_label(k.key));
+  for (const LinkSet& l : table.links) {
+    for (const LinkTarget& t : l.targets)
+      check(t.data, "link " + motion_key_label(l.key) + " -> " + command_label(t.to_motion));
+  }
+}
+
+// A Setup's own rules (container page 5): trailing bytes (a parse consumes exactly the
+// object's size) with their offset, parent indices.
+void validate_setup(const Setup& s, std::vector<Finding>& out) {
+  const std::string where = hex32(s.id);
+  if (!s.tail.empty()) {
+    out.push_back({Finding::Level::kWarning, "TRAILING_BYTES", where,
+                   fmt::format("offset {:#x}: {} bytes after the Setup",
+                               write_setup(s).size() - s.tail.size(), s.tail.size()),
+                   ""});
+  }
+  for (size_t i = 0; i < s.parent_index.size(); ++i) {
+    const uint32_t p = s.parent_index[i];
+    if (p != kNoParent && (p >= s.parts.size() || p == i)) {
+      out.push_back({Finding::Level::kWarning, "BAD_PARENT", fmt::format("{} part {}", where, i),
+                     fmt::format("parent_index {} is not another part (treated as a root)", p),
+                     ""});
+    }
+  }
+}
+
 class MotionTableDocument : public Document {
  public:
   MotionTableDocument(MotionTable table, std::optional<AnimationStore> store,
@@ -121,51 +200,29 @@ class MotionTableDocument : public Document {
   Json dump() const override { return to_json(table_); }
   std::vector<Finding> validate() const override {
     std::vector<Finding> out;
-    auto check = [&](const MotionData& md, const std::string& where) {
-      if (md.flags & ~0x03u) {
-        out.push_back(
-            {Finding::Level::kWarning, "UNKNOWN_FLAGS", where,
-             fmt::format("MotionData flags 0x{:02X} has bits beyond velocity/omega", md.flags),
-             ""});
-      }
-      for (const AnimData& a : md.anims) {
-        if ((a.anim_id & 0xFF000000u) != 0x03000000u) {
-          out.push_back({Finding::Level::kWarning, "NOT_AN_ANIMATION", where,
-                         fmt::format("anim id {} is not a 0x03xxxxxx animation", hex32(a.anim_id)),
-                         ""});
-        } else if (store_ && !store_->find(a.anim_id)) {
-          out.push_back({Finding::Level::kError, "MISSING_ANIMATION", where,
-                         fmt::format("animation {} is not in the animation set", hex32(a.anim_id)),
-                         ""});
-        }
-      }
-    };
-    for (const StyleDefault& s : table_.style_defaults) {
-      bool found = false;
-      for (const KeyedMotion& k : table_.cycles)
-        found |= k.key == motion_key(s.style, s.default_substate);
-      if (!found) {
-        out.push_back(
-            {Finding::Level::kError, "NO_DEFAULT_CYCLE", command_label(s.style),
-             fmt::format("no cycle for the default substate {}", command_label(s.default_substate)),
-             ""});
-      }
+    if (!table_.tail.empty()) {
+      out.push_back({Finding::Level::kWarning, "TRAILING_BYTES", hex32(table_.id),
+                     fmt::format("offset {:#x}: {} bytes after the motion table",
+                                 write_motion_table(table_).size() - table_.tail.size(),
+                                 table_.tail.size()),
+                     ""});
     }
-    for (const KeyedMotion& k : table_.cycles) check(k.data, "cycle " + motion_key_label(k.key));
-    for (const KeyedMotion& k : table_.modifiers)
-      check(k.data, "modifier " + motion_key_label(k.key));
-    for (const LinkSet& l : table_.links) {
-      for (const LinkTarget& t : l.targets) {
-        check(t.data, "link " + motion_key_label(l.key) + " -> " + command_label(t.to_motion));
-      }
-    }
+    std::function<bool(uint32_t)> has;
+    if (store_) has = [this](uint32_t id) { return store_->find(id) != nullptr; };
+    validate_table(table_, has, out);
     return out;
   }
+  // Issue 28: one export path for a table, from a dat or loose: the creature's (container page
+  // 6: Y up, cycles, modifiers and links), over the Setup given, else a bare one with as many
+  // parts as the animations have. Only an explicit `--parts` hierarchy keeps the older export.
   std::optional<Animated> to_neutral() const override {
     if (setup_) return creature_to_neutral(*setup_, &table_, store_ ? *store_ : AnimationStore{},
                                            creature_);
     if (!store_) return std::nullopt;
-    return table_to_neutral(table_, *store_, parts_ ? &*parts_ : nullptr);
+    if (parts_) return table_to_neutral(table_, *store_, &*parts_);
+    Animated a = creature_to_neutral(bare_setup(*store_), &table_, *store_, creature_);
+    a.notes.push_back("no Setup: a bare one of as many parts as the animations (identity rest)");
+    return a;
   }
 
  private:
@@ -248,7 +305,7 @@ Format make_format(std::string name, std::string description, bool json, bool ta
   f.engine = "asherons_call";
   f.description = std::move(description);
   f.sniff = [json, table](const std::filesystem::path&, Bytes head) {
-    if (json) return json_kind(head, table ? "\"motion_table\"" : "\"animation\"");
+    if (json) return json_kind(head, table ? ObjectKind::kMotionTable : ObjectKind::kAnimation);
     return table ? looks_like_motion_table(head) : looks_like_animation(head);
   };
   f.open = [json, table](const std::filesystem::path& path, Bytes bytes,
@@ -310,12 +367,20 @@ class SetupDocument : public Document {
                 {"default_motion_table", hex32(s_.default_motion_table)}};
   }
   Json dump() const override { return to_json(s_); }
+  std::vector<Finding> validate() const override {
+    std::vector<Finding> out;
+    validate_setup(s_, out);
+    if (table_) validate_table(*table_, [this](uint32_t id) { return store_.find(id) != nullptr; },
+                               out);
+    return out;
+  }
   std::optional<Animated> to_neutral() const override {
     if (animation_) return creature_animation_to_neutral(s_, *animation_, 30.0f, creature_);
     Animated a = creature_to_neutral(s_, table_ ? &*table_ : nullptr, store_, creature_);
     if (!table_) {
       a.notes.push_back(s_.default_motion_table
-                            ? fmt::format("motion table {} is not in the dat: no clips",
+                            ? fmt::format("motion table {} is not here: no clips (a dat holds it; "
+                                          "loose: --motion-table T --animations DIR)",
                                           hex32(s_.default_motion_table))
                             : std::string("the Setup names no motion table: no clips (--id picks one)"));
     }
@@ -351,7 +416,10 @@ class DatDocument : public Document {
     for (const DatEntry& e : dat_.list()) entries.push_back(to_json(e));
     return Json{{"asherons_call", "dat"}, {"header", to_json(dat_.header())}, {"entries", entries}};
   }
-  // The directory, and every motion table and animation parsed (id == key, every byte used).
+  // Issue 28: the directory, every object's chain, every motion table, animation and Setup
+  // parsed (id == key; bytes past the object a warning with their offset), and every reference
+  // between them: Setup -> motion table (and GfxObj parts, when the dat holds GfxObjs), motion
+  // table -> animation. The rules of `validate DAT --id` are the same functions.
   std::vector<Finding> validate() const override {
     std::vector<Finding> out;
     std::vector<DatEntry> entries;
@@ -367,24 +435,70 @@ class DatDocument : public Document {
                                  dat_.header().file_size, dat_.file_bytes()),
                      ""});
     }
+    auto bad = [&](uint32_t id, const Error& err) {
+      out.push_back({Finding::Level::kError, "BAD_OBJECT", hex32(id), err.what(), ""});
+    };
+    std::set<uint32_t> present, readable_animations, tables;
+    bool any_gfx = false;
+    for (const DatEntry& e : entries) {
+      present.insert(e.id);
+      any_gfx |= (e.id >> 24) == 0x01;
+    }
+    std::vector<Setup> setups;
+    std::vector<MotionTable> parsed_tables;
     for (const DatEntry& e : entries) {
       const uint8_t type = static_cast<uint8_t>(e.id >> 24);
-      if (type != kTypeMotionTable && type != kTypeAnimation && type != kTypeSetup) continue;
       try {
         if (type == kTypeSetup) {
-          setup_from_dat(dat_, e.id);
-          continue;
-        }
-        const size_t tail = type == kTypeMotionTable ? motion_table_from_dat(dat_, e.id).tail.size()
-                                                     : 0;
-        if (type == kTypeAnimation) animation_from_dat(dat_, e.id);
-        if (tail != 0) {
-          out.push_back({Finding::Level::kWarning, "TRAILING_BYTES", hex32(e.id),
-                         fmt::format("{} bytes after the motion table", tail), ""});
+          setups.push_back(setup_from_dat(dat_, e.id));
+        } else if (type == kTypeMotionTable) {
+          parsed_tables.push_back(motion_table_from_dat(dat_, e.id));
+          tables.insert(e.id);
+        } else if (type == kTypeAnimation) {
+          const Animation a = animation_from_dat(dat_, e.id);
+          readable_animations.insert(e.id);
+          if (!a.tail.empty()) {
+            out.push_back({Finding::Level::kWarning, "TRAILING_BYTES", hex32(e.id),
+                           fmt::format("offset {:#x}: {} bytes after the animation",
+                                       write_animation(a).size() - a.tail.size(), a.tail.size()),
+                           ""});
+          }
+        } else {
+          (void)dat_.read(e);  // the chain of every other object (container page 2)
         }
       } catch (const Error& err) {
-        out.push_back({Finding::Level::kError, "BAD_OBJECT", hex32(e.id), err.what(), ""});
+        bad(e.id, err);
       }
+    }
+    for (const Setup& s : setups) {
+      validate_setup(s, out);
+      if (s.default_motion_table != 0 && !tables.count(s.default_motion_table)) {
+        out.push_back({Finding::Level::kError, "MISSING_MOTION_TABLE", hex32(s.id),
+                       fmt::format("Setup {} names motion table {}, which {}", hex32(s.id),
+                                   hex32(s.default_motion_table),
+                                   present.count(s.default_motion_table)
+                                       ? "cannot be read"
+                                       : "is not in the dat"),
+                       ""});
+      }
+      if (!any_gfx) continue;  // a motion-only dat: parts are not checked
+      for (size_t i = 0; i < s.parts.size(); ++i) {
+        if (present.count(s.parts[i])) continue;
+        out.push_back({Finding::Level::kError, "MISSING_GFX_OBJECT",
+                       fmt::format("{} part {}", hex32(s.id), i),
+                       fmt::format("Setup {} part {} names GfxObj {}, which is not in the dat",
+                                   hex32(s.id), i, hex32(s.parts[i])),
+                       ""});
+      }
+    }
+    for (const MotionTable& t : parsed_tables) {
+      if (!t.tail.empty()) {
+        out.push_back({Finding::Level::kWarning, "TRAILING_BYTES", hex32(t.id),
+                       fmt::format("offset {:#x}: {} bytes after the motion table",
+                                   write_motion_table(t).size() - t.tail.size(), t.tail.size()),
+                       ""});
+      }
+      validate_table(t, [&](uint32_t id) { return readable_animations.count(id) != 0; }, out);
     }
     return out;
   }
@@ -426,6 +540,19 @@ std::unique_ptr<Document> open_creature(const DatFile& dat, Setup setup, const O
                                          std::nullopt, creature_options(options));
 }
 
+// The first Setup of the dat (by id) whose default motion table is `table`; unreadable Setups
+// are passed over (validate reports them).
+std::optional<Setup> setup_naming(const DatFile& dat, uint32_t table) {
+  for (const DatEntry& e : dat.list_type(kTypeSetup)) {
+    try {
+      Setup s = setup_from_dat(dat, e.id);
+      if (s.default_motion_table == table) return s;
+    } catch (const Error&) {
+    }
+  }
+  return std::nullopt;
+}
+
 std::unique_ptr<Document> open_dat(const std::filesystem::path& path, const Options& options) {
   DatFile dat = DatFile::open(path);
   if (std::optional<Setup> setup = setup_option(options, &dat)) {
@@ -439,8 +566,11 @@ std::unique_ptr<Document> open_dat(const std::filesystem::path& path, const Opti
   if (type == kTypeMotionTable) {
     MotionTable t = motion_table_from_dat(dat, id);
     AnimationStore store = animations_for(dat, t);
+    // Issue 28: the creature path, over the first Setup that names this table (else bare).
+    std::optional<Setup> setup = parts_option(options) ? std::nullopt : setup_naming(dat, id);
     return std::make_unique<MotionTableDocument>(std::move(t), std::move(store),
-                                                 parts_option(options));
+                                                 parts_option(options), std::move(setup),
+                                                 creature_options(options));
   }
   if (type == kTypeAnimation) {
     return std::make_unique<AnimationDocument>(animation_from_dat(dat, id), parts_option(options));
@@ -474,6 +604,35 @@ Format dat_format() {
   f.open = [](const std::filesystem::path& path, Bytes,
               const Options& options) -> std::unique_ptr<Document> {
     return open_dat(path, options);
+  };
+  return f;
+}
+
+// ---- ac-setup, ac-setup-json (issue 28 item 2): a Setup on its own --------------------------
+
+// A loose Setup exports as the creature: the rest pose, plus the clips of `--motion-table T
+// [--animations DIR]` when given (its default table lives in a dat, not beside the file).
+Format setup_format(bool json) {
+  Format f;
+  f.name = json ? "ac-setup-json" : "ac-setup";
+  f.engine = "asherons_call";
+  f.description = json ? "Asheron's Call Setup, animkit JSON form"
+                       : "Asheron's Call Setup object (0x02xxxxxx)";
+  f.sniff = [json](const std::filesystem::path&, Bytes head) {
+    return json ? json_kind(head, ObjectKind::kSetup) : looks_like_setup(head);
+  };
+  f.open = [json](const std::filesystem::path& path, Bytes bytes,
+                  const Options& options) -> std::unique_ptr<Document> {
+    Setup setup = json ? setup_from_json(parse_json(text_of(bytes), path.string()))
+                       : read_setup(bytes);
+    std::optional<MotionTable> table;
+    AnimationStore store;
+    if (auto it = options.find("motion-table"); it != options.end()) {
+      table = load_motion_table(it->second);
+      if (std::optional<AnimationStore> dir = store_option(options)) store = std::move(*dir);
+    }
+    return std::make_unique<SetupDocument>(std::move(setup), std::move(table), std::move(store),
+                                           std::nullopt, creature_options(options));
   };
   return f;
 }
@@ -584,6 +743,8 @@ void register_module(Registry& registry) {
       make_format("ac-animation-json", "Asheron's Call Animation, animkit JSON form", true, false));
   engine.formats.push_back(dat_format());
   add_mesh_formats(engine);  // issue 28: GfxObj, Surface, SurfaceTexture, Texture, Palette
+  engine.formats.push_back(setup_format(false));  // issue 28: Setups on their own
+  engine.formats.push_back(setup_format(true));
   engine.options = {{"motion-table", "Asheron's Call motion table (binary or JSON)"},
                     {"id", "Asheron's Call dat: the object to open, e.g. 0x09000001"},
                     {"animations", "Asheron's Call animation folder (binary or JSON files)"},

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cfloat>
+#include <cmath>
 #include <optional>
 #include <ostream>
 
@@ -40,7 +42,42 @@ HoldKey hold_key_from(const Json& j) {
   throw Error(fmt::format("hold_key: expected \"invalid\", \"none\" or \"run\", got {}", j.dump()));
 }
 
+// A speed or rate from the scenario, within the table's limit (issue 28).
+float limited(const Json& j, const char* what, float limit) {
+  const float v = float_from_json(j, what);
+  if (std::fabs(v) > limit) {
+    throw Error(fmt::format("{}: {} is past {} (times this table's rates it overflows a float)",
+                            what, j.dump(), limit));
+  }
+  return v;
+}
+
+Json node_json(const AnimSequenceNode& n, bool cyclic) {
+  return Json{{"anim", hex32(n.anim_id)},
+              {"low", n.low_frame},
+              {"high", n.high_frame},
+              {"framerate", json_float(n.framerate)},
+              {"cyclic", cyclic}};
+}
+
 }  // namespace
+
+float speed_limit(const MotionTable& t) {
+  float r = 1.0f;
+  auto take = [&](const MotionData& md) {
+    for (const AnimData& a : md.anims) r = std::max(r, std::fabs(a.framerate));
+    for (float v : {md.velocity.x, md.velocity.y, md.velocity.z, md.omega.x, md.omega.y,
+                    md.omega.z})
+      r = std::max(r, std::fabs(v));
+  };
+  for (const KeyedMotion& k : t.cycles) take(k.data);
+  for (const KeyedMotion& k : t.modifiers) take(k.data);
+  for (const LinkSet& l : t.links) {
+    for (const LinkTarget& lt : l.targets) take(lt.data);
+  }
+  if (!std::isfinite(r)) return 1.0f;
+  return static_cast<float>(std::sqrt(static_cast<double>(FLT_MAX) / r));
+}
 
 Json wire_commands_json(const std::vector<WireCommand>& commands) {
   Json list = Json::array();
@@ -55,14 +92,14 @@ Json wire_commands_json(const std::vector<WireCommand>& commands) {
   return list;
 }
 
-void apply_object_settings(PhysicsObj& obj, const Json& j) {
+void apply_object_settings(PhysicsObj& obj, const Json& j, float limit) {
   if (!j.is_object()) throw Error("\"object\": expected an object");
   obj.weenie.present = flag(j, "weenie", obj.weenie.present);
   obj.weenie.creature = flag(j, "creature", obj.weenie.creature);
   obj.weenie.player = flag(j, "player", obj.weenie.player);
   if (auto it = j.find("run_rate"); it != j.end()) {
     obj.weenie.has_run_rate = true;
-    obj.weenie.run_rate = float_from_json(*it, "run_rate");
+    obj.weenie.run_rate = limited(*it, "run_rate", limit);
   }
   auto bit = [&](const char* key, uint32_t& word, uint32_t b) {
     if (j.contains(key)) word = flag(j, key, false) ? (word | b) : (word & ~b);
@@ -75,10 +112,10 @@ void apply_object_settings(PhysicsObj& obj, const Json& j) {
   obj.last_move_was_autonomous = flag(j, "autonomous", obj.last_move_was_autonomous);
 }
 
-InputRecord apply_do(PhysicsObj& obj, const Json& e) {
+InputRecord apply_do(PhysicsObj& obj, const Json& e, float limit) {
   if (!e.is_object()) throw Error("\"do\" entry: expected an object");
   MovementParameters p;
-  if (auto it = e.find("speed"); it != e.end()) p.speed = float_from_json(*it, "speed");
+  if (auto it = e.find("speed"); it != e.end()) p.speed = limited(*it, "speed", limit);
   if (auto it = e.find("hold_key"); it != e.end()) p.hold_key = hold_key_from(*it);
   if (auto it = e.find("context_id"); it != e.end())
     p.context_id = u32_from_json(*it, "context_id");
@@ -121,8 +158,8 @@ InputRecord apply_do(PhysicsObj& obj, const Json& e) {
   return r;
 }
 
-InputRecord apply_wire(PhysicsObj& obj, const std::vector<uint8_t>& bytes) {
-  const MovementMessage m = read_movement_message(bytes, obj.choices());
+InputRecord apply_wire(PhysicsObj& obj, const std::vector<uint8_t>& bytes, float limit) {
+  const MovementMessage m = read_movement_message(bytes, obj.choices(), limit);
   InputRecord r;
   r.kind = "wire";
   r.motion = m.movement_type;
@@ -132,7 +169,7 @@ InputRecord apply_wire(PhysicsObj& obj, const std::vector<uint8_t>& bytes) {
 }
 
 Json trace_json(const PhysicsObj& obj, uint64_t tick, double dt,
-                const std::vector<InputRecord>& inputs) {
+                const std::vector<InputRecord>& inputs, bool full_nodes) {
   const MotionState& st = obj.manager.state;
   Json j{{"tick", tick},
          {"dt", dt},
@@ -144,18 +181,25 @@ Json trace_json(const PhysicsObj& obj, uint64_t tick, double dt,
     mods.push_back(Json{{"motion", hex32(m.motion)}, {"speed_mod", json_float(m.speed_mod)}});
   }
   j["modifiers"] = std::move(mods);
-  Json nodes = Json::array();
   const int first_cyclic = obj.sequence.first_cyclic_index();
-  int index = 0;
-  for (const AnimSequenceNode& n : obj.sequence.anim_list()) {
-    nodes.push_back(Json{{"anim", hex32(n.anim_id)},
-                         {"low", n.low_frame},
-                         {"high", n.high_frame},
-                         {"framerate", json_float(n.framerate)},
-                         {"cyclic", first_cyclic >= 0 && index >= first_cyclic}});
-    ++index;
+  if (full_nodes) {
+    Json nodes = Json::array();
+    int index = 0;
+    for (const AnimSequenceNode& n : obj.sequence.anim_list()) {
+      nodes.push_back(node_json(n, first_cyclic >= 0 && index >= first_cyclic));
+      ++index;
+    }
+    j["nodes"] = std::move(nodes);
+  } else if (const CSequence::NodeDelta& d = obj.sequence.node_delta(); d.changed) {
+    Json tail = Json::array();
+    int64_t index = static_cast<int64_t>(d.kept);
+    for (const AnimSequenceNode* n : obj.sequence.changed_tail()) {
+      tail.push_back(node_json(*n, first_cyclic >= 0 && index >= first_cyclic));
+      ++index;
+    }
+    j["nodes_delta"] =
+        Json{{"removed_front", d.removed_front}, {"kept", d.kept}, {"tail", std::move(tail)}};
   }
-  j["nodes"] = std::move(nodes);
   j["curr"] = obj.sequence.curr_index();
   j["frame_number"] = obj.sequence.frame_number();
   j["first_cyclic"] = first_cyclic;
@@ -213,20 +257,30 @@ Json trace_json(const PhysicsObj& obj, uint64_t tick, double dt,
 }
 
 std::string trace_text(const PhysicsObj& obj, uint64_t tick, double dt,
-                       const std::vector<InputRecord>& inputs) {
+                       const std::vector<InputRecord>& inputs, bool full_nodes) {
   const MotionState& st = obj.manager.state;
   std::string s = fmt::format("tick {} dt {:.4f}: {} / {} x{}", tick, dt, command_label(st.style),
                               command_label(st.substate), st.substate_mod);
   for (const MotionModifier& m : st.modifiers)
     s += fmt::format(" +{} x{}", command_label(m.motion), m.speed_mod);
-  s += " | nodes";
   const int first_cyclic = obj.sequence.first_cyclic_index();
-  int index = 0;
-  for (const AnimSequenceNode& n : obj.sequence.anim_list()) {
-    s += fmt::format(" {}{}[{}..{} @{}]{}", index == obj.sequence.curr_index() ? ">" : "",
-                     hex32(n.anim_id), n.low_frame, n.high_frame, n.framerate,
+  const int curr = obj.sequence.curr_index();
+  auto node_text = [&](const AnimSequenceNode& n, int64_t index) {
+    s += fmt::format(" {}{}[{}..{} @{}]{}", index == curr ? ">" : "", hex32(n.anim_id),
+                     n.low_frame, n.high_frame, n.framerate,
                      index >= first_cyclic && first_cyclic >= 0 ? "*" : "");
-    ++index;
+  };
+  if (full_nodes) {
+    s += " | nodes";
+    int64_t index = 0;
+    for (const AnimSequenceNode& n : obj.sequence.anim_list()) node_text(n, index++);
+  } else if (const CSequence::NodeDelta& d = obj.sequence.node_delta(); d.changed) {
+    // Issue 28: what changed: -removed at the front, =kept, then the new tail.
+    s += fmt::format(" | nodes -{} ={} +", d.removed_front, d.kept);
+    int64_t index = static_cast<int64_t>(d.kept);
+    for (const AnimSequenceNode* n : obj.sequence.changed_tail()) node_text(*n, index++);
+  } else {
+    s += fmt::format(" | nodes unchanged (curr {})", curr);
   }
   s += fmt::format(
       " | frame {:.3f} | v ({:.3f}, {:.3f}, {:.3f}) w ({:.3f}, {:.3f}, {:.3f}) | pending {}/{}",
@@ -300,9 +354,12 @@ int play_scenario(const Json& scenario, const std::filesystem::path& base, bool 
       throw e.with_file(dat_name);
     }
   }
+  const float limit = speed_limit(table_data);
+  const bool full_trace = flag(scenario, "full_trace", false);
   auto table = std::make_shared<const CMotionTable>(std::move(table_data), choices);
   PhysicsObj obj(table, &store);
-  if (auto it = scenario.find("object"); it != scenario.end()) apply_object_settings(obj, *it);
+  if (auto it = scenario.find("object"); it != scenario.end())
+    apply_object_settings(obj, *it, limit);
   obj.enter_default_state();
   const Json& ticks = member(scenario, "ticks");
   if (!ticks.is_array()) throw Error("\"ticks\": expected an array");
@@ -332,9 +389,23 @@ int play_scenario(const Json& scenario, const std::filesystem::path& base, bool 
   }
   check_play_steps(play_steps(ticks_asked, play_steps_per_update(1, 0)),
                    "scenario: \"ticks\" (repeats, 1 s slices of dt, and motions)");
+  // Issue 28: the work the run itself makes, counted as it happens (a total of its own beside
+  // the one counted before the play, so a scenario that fits that one is not refused by it):
+  // every node appended to the sequence and every node a trace line writes. The node list's
+  // size is checked against --max-memory.
+  uint64_t written = 0;
+  const char* what = "scenario: the play's sequence nodes (appended and traced)";
+  auto check_budgets = [&](uint64_t tick) {
+    check_play_steps(add_play_steps(obj.sequence.nodes_appended(), written), what);
+    // A list node holds the node and two links.
+    check_memory(uint64_t{obj.sequence.anim_list().size()} * (sizeof(AnimSequenceNode) + 16),
+                 fmt::format("tick {}: the sequence's {} nodes", tick,
+                             obj.sequence.anim_list().size()));
+  };
   uint64_t k = 0;
   std::vector<InputRecord> inputs;
-  for (const Json& t : ticks) {
+  for (size_t ti = 0; ti < ticks.size(); ++ti) {
+    const Json& t = ticks[ti];
     if (!t.is_object()) throw Error("a tick: expected an object");
     const Json dt_json = t.value("dt", Json(0.0));
     if (!dt_json.is_number()) throw Error("dt: expected a number");
@@ -344,23 +415,46 @@ int play_scenario(const Json& scenario, const std::filesystem::path& base, bool 
       obj.begin_tick();
       inputs.clear();
       if (rep == 0) {
-        if (auto it = t.find("object"); it != t.end()) apply_object_settings(obj, *it);
-        for (const Json& w : t.value("wire", Json::array())) {
-          if (!w.is_string()) throw Error("\"wire\": expected hex strings");
+        if (auto it = t.find("object"); it != t.end()) {
           try {
-            inputs.push_back(apply_wire(obj, parse_hex(w.get<std::string>())));
+            apply_object_settings(obj, *it, limit);
           } catch (const Error& e) {
-            throw Error(fmt::format("tick {}: wire message: {}", k, e.what()));
+            throw Error(fmt::format("ticks[{}].object: {}", ti, e.message()));
           }
         }
-        for (const Json& d : t.value("do", Json::array())) inputs.push_back(apply_do(obj, d));
+        const Json wires = t.value("wire", Json::array());
+        for (size_t wi = 0; wi < wires.size(); ++wi) {
+          const Json& w = wires[wi];
+          if (!w.is_string()) throw Error("\"wire\": expected hex strings");
+          try {
+            inputs.push_back(apply_wire(obj, parse_hex(w.get<std::string>()), limit));
+          } catch (const Error& e) {
+            throw Error(fmt::format("tick {}: ticks[{}].wire[{}]: {}", k, ti, wi, e.what()));
+          }
+          check_budgets(k);
+        }
+        const Json dos = t.value("do", Json::array());
+        for (size_t di = 0; di < dos.size(); ++di) {
+          try {
+            inputs.push_back(apply_do(obj, dos[di], limit));
+            check_budgets(k);  // one tick of 100,000 motions stops here, not minutes later
+          } catch (const Error& e) {
+            throw Error(fmt::format("ticks[{}].do[{}]: {}", ti, di, e.message()));
+          }
+        }
       }
       obj.update_object(dt);
+      const bool full = full_trace || k == 0;
+      written += full ? obj.sequence.anim_list().size()
+                      : obj.sequence.anim_list().size() - std::min<uint64_t>(
+                            obj.sequence.node_delta().kept, obj.sequence.anim_list().size());
+      check_budgets(k);
       if (json) {
-        out << dump_json(trace_json(obj, k, dt, inputs)) << "\n";
+        out << dump_json(trace_json(obj, k, dt, inputs, full)) << "\n";
       } else {
-        out << trace_text(obj, k, dt, inputs) << "\n";
+        out << trace_text(obj, k, dt, inputs, full) << "\n";
       }
+      obj.sequence.mark_nodes();
     }
   }
   return 0;

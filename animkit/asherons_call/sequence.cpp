@@ -69,15 +69,32 @@ const AnimationFrame* AnimSequenceNode::get_part_frame(int64_t i) const {
 
 // ---- CSequence (runtime 1.2) ----------------------------------------------------------------
 
+// Walks from both ends at once: O(distance to the nearer end). curr is near the front and
+// first_cyclic near the back, so a long list costs a trace line little (issue 28).
 int CSequence::index_of(NodeList::const_iterator it) const {
   if (it == anim_list_.end()) return -1;
-  return static_cast<int>(std::distance(anim_list_.begin(), it));
+  NodeList::const_iterator front = anim_list_.begin(), back = std::prev(anim_list_.end());
+  const size_t size = anim_list_.size();
+  for (size_t k = 0;; ++k, ++front, --back) {
+    if (front == it) return static_cast<int>(k);
+    if (back == it) return static_cast<int>(size - 1 - k);
+  }
+}
+
+std::vector<const AnimSequenceNode*> CSequence::changed_tail() const {
+  const uint64_t n = anim_list_.size() - std::min<uint64_t>(delta_.kept, anim_list_.size());
+  std::vector<const AnimSequenceNode*> out(n);
+  auto it = anim_list_.end();
+  for (uint64_t k = n; k > 0; --k) out[k - 1] = &*--it;
+  return out;
 }
 
 void CSequence::append_animation(const AnimData& data) {
   AnimSequenceNode node(data, (store_ && data.anim_id != 0) ? store_->find(data.anim_id) : nullptr);
   if (!node.has_anim()) return;  // runtime 1.1: dropped, first_cyclic unchanged
   anim_list_.push_back(node);
+  ++nodes_appended_;
+  delta_.changed = true;
   first_cyclic_ = std::prev(anim_list_.end());
   if (curr_anim_ == anim_list_.end()) {
     curr_anim_ = anim_list_.begin();
@@ -88,7 +105,9 @@ void CSequence::append_animation(const AnimData& data) {
 void CSequence::remove_cyclic_anims() {
   if (first_cyclic_ == anim_list_.end()) return;
   bool curr_removed = false;
-  for (Node it = first_cyclic_; it != anim_list_.end(); ++it) curr_removed |= (it == curr_anim_);
+  uint64_t m = 0;
+  for (Node it = first_cyclic_; it != anim_list_.end(); ++it, ++m) curr_removed |= (it == curr_anim_);
+  touch_back(m);
   const bool has_before = first_cyclic_ != anim_list_.begin();
   const Node before = has_before ? std::prev(first_cyclic_) : anim_list_.end();
   anim_list_.erase(first_cyclic_, anim_list_.end());
@@ -103,6 +122,7 @@ void CSequence::remove_link_animations(uint32_t n) {
   for (uint32_t k = 0; k < n; ++k) {
     if (first_cyclic_ == anim_list_.end() || first_cyclic_ == anim_list_.begin()) return;
     const Node link = std::prev(first_cyclic_);
+    touch_back(1 + static_cast<uint64_t>(std::distance(first_cyclic_, anim_list_.end())));
     if (link == curr_anim_) {
       curr_anim_ = first_cyclic_;
       frame_number_ = first_cyclic_->get_starting_frame();
@@ -121,11 +141,18 @@ void CSequence::apricot() {
   while (!anim_list_.empty() && anim_list_.begin() != curr_anim_ &&
          anim_list_.begin() != first_cyclic_) {
     anim_list_.pop_front();
+    delta_.changed = true;
+    if (delta_.kept > 0) {
+      --delta_.kept;
+      ++delta_.removed_front;
+    }
   }
 }
 
 void CSequence::multiply_cyclic_animation_fr(float f) {
-  for (Node it = first_cyclic_; it != anim_list_.end(); ++it) it->multiply_framerate(f);
+  uint64_t m = 0;
+  for (Node it = first_cyclic_; it != anim_list_.end(); ++it, ++m) it->multiply_framerate(f);
+  if (m) touch_back(m);
 }
 
 void CSequence::clear_physics() {
@@ -134,6 +161,7 @@ void CSequence::clear_physics() {
 }
 
 void CSequence::clear_animations() {
+  if (!anim_list_.empty()) touch_back(anim_list_.size());
   anim_list_.clear();
   first_cyclic_ = anim_list_.end();
   curr_anim_ = anim_list_.end();

@@ -2,6 +2,7 @@
 // asherons-call-runtime.md section 1).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <list>
 #include <map>
@@ -109,6 +110,22 @@ class CSequence {
   // until the time runs out, which it never does) and hooks queued.
   static constexpr int kMaxAdvances = 1024;
   static constexpr size_t kMaxHooksPerUpdate = 4096;
+  // Issue 28, the trace's node delta: what changed in the node list since mark_nodes(). The
+  // list now is the marked list without its first `removed_front` nodes, of which the next
+  // `kept` are unchanged; the nodes after those (`changed_tail`) are new or rewritten, and the
+  // marked nodes past `kept` are gone. O(1) per change: pops at the front, appends, and the
+  // edits near first_cyclic (erasing links or cycles, multiplying cyclic frame rates).
+  struct NodeDelta {
+    uint64_t removed_front = 0;
+    uint64_t kept = 0;
+    bool changed = false;
+  };
+  void mark_nodes() { delta_ = {0, anim_list_.size(), false}; }
+  const NodeDelta& node_delta() const { return delta_; }
+  // The nodes past the delta's `kept` prefix (walked from the back: O(what changed)).
+  std::vector<const AnimSequenceNode*> changed_tail() const;
+  // Nodes appended since construction (the play counts them against --max-steps).
+  uint64_t nodes_appended() const { return nodes_appended_; }
   // Hooks not queued because of kMaxHooksPerUpdate since the last reset.
   uint64_t dropped_hooks() const { return dropped_hooks_; }
   void reset_dropped_hooks() { dropped_hooks_ = 0; }
@@ -131,6 +148,14 @@ class CSequence {
   std::vector<QueuedHook>* hook_obj_ = nullptr;
   size_t hooks_this_update_ = 0;
   uint64_t dropped_hooks_ = 0;
+  // The last `m` positions of the list (before an edit) change.
+  void touch_back(uint64_t m) {
+    const uint64_t size = anim_list_.size();
+    delta_.changed = true;
+    delta_.kept = std::min<uint64_t>(delta_.kept, size >= m ? size - m : 0);
+  }
+  NodeDelta delta_;
+  uint64_t nodes_appended_ = 0;
 };
 
 }  // namespace animkit::asherons_call

@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <climits>
+
 #include "animkit/asherons_call/command_ids.h"
+#include "animkit/asherons_call/json_helpers.h"
 #include "animkit/core/error.h"
 #include "animkit/core/limits.h"
 #include "animkit/core/writer.h"
@@ -222,8 +225,9 @@ Json to_json(const Setup& s) {
   for (const PlacementFrame& p : s.placement_frames) {
     Json frames = Json::array();
     for (const AFrame& f : p.frame.parts) frames.push_back(to_json(f));
-    placements.push_back(
-        Json{{"key", p.key}, {"frames", frames}, {"hooks", p.frame.hooks.size()}});
+    Json hooks = Json::array();
+    for (const AnimHook& h : p.frame.hooks) hooks.push_back(to_json(h));
+    placements.push_back(Json{{"key", p.key}, {"frames", frames}, {"hooks", hooks}});
   }
   Json cyl = Json::array();
   for (const CylSphere& c : s.cyl_spheres) {
@@ -263,8 +267,166 @@ Json to_json(const Setup& s) {
          {"default_motion_table", hex32(s.default_motion_table)},
          {"default_sound_table", hex32(s.default_sound_table)},
          {"default_script_table", hex32(s.default_script_table)}};
-  if (!s.tail.empty()) j["tail_bytes"] = s.tail.size();
+  if (!s.tail.empty()) j["tail"] = s.tail;
   return j;
+}
+
+// ---- the JSON form back (issue 28 item 2): exactly what to_json writes -------------------------
+
+namespace {
+
+// Every error names its JSON path ("placement_frames[1].frames[0].origin: ...").
+template <class F>
+auto at_path(const std::string& path, F&& f) {
+  try {
+    return f();
+  } catch (const Error& e) {
+    throw Error(path + ": " + e.message());
+  }
+}
+
+const Json& array_member(const Json& j, const char* key) {
+  const Json& a = member(j, key);
+  if (!a.is_array()) throw Error(fmt::format("\"{}\": expected an array", key));
+  return a;
+}
+
+Vec3 vec3_json(const Json& j) {
+  if (!j.is_array() || j.size() != 3) throw Error("expected [x, y, z]");
+  return Vec3{float_from_json(j[0], "x"), float_from_json(j[1], "y"), float_from_json(j[2], "z")};
+}
+
+Sphere sphere_json_in(const Json& j) {
+  return Sphere{at_path("origin", [&] { return vec3_json(member(j, "origin")); }),
+                float_from_json(member(j, "radius"), "radius")};
+}
+
+int32_t i32_json(const Json& j, const char* what) {
+  return static_cast<int32_t>(int_from_json(j, what, INT32_MIN, INT32_MAX));
+}
+
+std::vector<LocationType> locations_json(const Json& j, const char* key) {
+  std::vector<LocationType> out;
+  const Json& a = array_member(j, key);
+  for (size_t i = 0; i < a.size(); ++i) {
+    at_path(fmt::format("{}[{}]", key, i), [&] {
+      LocationType l;
+      l.key = i32_json(member(a[i], "key"), "key");
+      l.part_index = i32_json(member(a[i], "part_index"), "part_index");
+      l.frame = at_path("frame", [&] { return frame_from_json(member(a[i], "frame")); });
+      out.push_back(l);
+      return 0;
+    });
+  }
+  return out;
+}
+
+}  // namespace
+
+Setup setup_from_json(const Json& j) {
+  if (!j.is_object() || j.value("asherons_call", std::string()) != "setup")
+    throw Error("expected {\"asherons_call\": \"setup\", ...}");
+  Setup s;
+  s.id = u32_from_json(member(j, "id"), "id");
+  s.flags = u32_from_json(member(j, "flags"), "flags");
+  const Json& parts = array_member(j, "parts");
+  // Each part is at least {"gfx_object": "0x01000000"}: the text bounds the count.
+  for (size_t i = 0; i < parts.size(); ++i) {
+    at_path(fmt::format("parts[{}]", i), [&] {
+      const Json& p = parts[i];
+      s.parts.push_back(u32_from_json(member(p, "gfx_object"), "gfx_object"));
+      if (s.flags & kSetupHasParent) {
+        const Json& parent = member(p, "parent");
+        s.parent_index.push_back(parent.is_number_integer() && parent.get<int64_t>() == -1
+                                     ? kNoParent
+                                     : u32_from_json(parent, "parent"));
+      }
+      if (s.flags & kSetupHasDefaultScale)
+        s.default_scale.push_back(at_path("scale", [&] { return vec3_json(member(p, "scale")); }));
+      return 0;
+    });
+  }
+  s.holding_locations = locations_json(j, "holding_locations");
+  s.connection_points = locations_json(j, "connection_points");
+  const Json& placements = array_member(j, "placement_frames");
+  for (size_t i = 0; i < placements.size(); ++i) {
+    at_path(fmt::format("placement_frames[{}]", i), [&] {
+      const Json& p = placements[i];
+      PlacementFrame pf;
+      pf.key = u32_from_json(member(p, "key"), "key");
+      const Json& frames = array_member(p, "frames");
+      if (frames.size() != s.parts.size())
+        throw Error(fmt::format("{} frames for {} parts", frames.size(), s.parts.size()));
+      for (size_t k = 0; k < frames.size(); ++k) {
+        pf.frame.parts.push_back(
+            at_path(fmt::format("frames[{}]", k), [&] { return frame_from_json(frames[k]); }));
+      }
+      const Json& hooks = array_member(p, "hooks");
+      for (size_t k = 0; k < hooks.size(); ++k) {
+        pf.frame.hooks.push_back(
+            at_path(fmt::format("hooks[{}]", k), [&] { return hook_from_json(hooks[k]); }));
+      }
+      s.placement_frames.push_back(std::move(pf));
+      return 0;
+    });
+  }
+  const Json& cyl = array_member(j, "cyl_spheres");
+  for (size_t i = 0; i < cyl.size(); ++i) {
+    at_path(fmt::format("cyl_spheres[{}]", i), [&] {
+      s.cyl_spheres.push_back(CylSphere{
+          at_path("origin", [&] { return vec3_json(member(cyl[i], "origin")); }),
+          float_from_json(member(cyl[i], "radius"), "radius"),
+          float_from_json(member(cyl[i], "height"), "height")});
+      return 0;
+    });
+  }
+  const Json& spheres = array_member(j, "spheres");
+  for (size_t i = 0; i < spheres.size(); ++i) {
+    s.spheres.push_back(
+        at_path(fmt::format("spheres[{}]", i), [&] { return sphere_json_in(spheres[i]); }));
+  }
+  s.height = float_from_json(member(j, "height"), "height");
+  s.radius = float_from_json(member(j, "radius"), "radius");
+  s.step_up_height = float_from_json(member(j, "step_up_height"), "step_up_height");
+  s.step_down_height = float_from_json(member(j, "step_down_height"), "step_down_height");
+  s.sorting_sphere = at_path("sorting_sphere", [&] { return sphere_json_in(member(j, "sorting_sphere")); });
+  s.selection_sphere =
+      at_path("selection_sphere", [&] { return sphere_json_in(member(j, "selection_sphere")); });
+  const Json& lights = array_member(j, "lights");
+  for (size_t i = 0; i < lights.size(); ++i) {
+    at_path(fmt::format("lights[{}]", i), [&] {
+      const Json& l = lights[i];
+      LightInfo li;
+      li.key = i32_json(member(l, "key"), "key");
+      li.frame = at_path("frame", [&] { return frame_from_json(member(l, "frame")); });
+      li.color = u32_from_json(member(l, "color_bgra"), "color_bgra");
+      li.intensity = float_from_json(member(l, "intensity"), "intensity");
+      li.falloff = float_from_json(member(l, "falloff"), "falloff");
+      li.cone_angle = float_from_json(member(l, "cone_angle"), "cone_angle");
+      s.lights.push_back(li);
+      return 0;
+    });
+  }
+  s.default_animation = u32_from_json(member(j, "default_animation"), "default_animation");
+  s.default_script = u32_from_json(member(j, "default_script"), "default_script");
+  s.default_motion_table = u32_from_json(member(j, "default_motion_table"), "default_motion_table");
+  s.default_sound_table = u32_from_json(member(j, "default_sound_table"), "default_sound_table");
+  s.default_script_table = u32_from_json(member(j, "default_script_table"), "default_script_table");
+  if (auto it = j.find("tail"); it != j.end()) {
+    if (!it->is_array()) throw Error("tail: expected an array of bytes");
+    for (const Json& b : *it) s.tail.push_back(static_cast<uint8_t>(int_from_json(b, "tail", 0, 255)));
+  }
+  return s;
+}
+
+// Container page 4/5: id type 0x02, the four known flag bits, and the part list inside the bytes.
+bool looks_like_setup(Bytes head) {
+  if (head.size() < 12) return false;
+  Reader r(head);
+  const uint32_t id = r.u32(), flags = r.u32(), n = r.u32();
+  if ((id >> 24) != 0x02 || (flags & ~0xFu) != 0) return false;
+  // A Setup after its parts still holds at least 11 counts/ids and 2 spheres (about 100 bytes).
+  return head.size() >= 65536 || fits(n, 4, head.size() - 12);
 }
 
 }  // namespace animkit::asherons_call

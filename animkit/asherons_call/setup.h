@@ -90,5 +90,9 @@ struct Setup {
 Setup read_setup(Bytes bytes);
 std::vector<uint8_t> write_setup(const Setup& setup);
 Json to_json(const Setup& setup);
+// The `dump --json` form back; errors name the JSON path. Byte-exact with write_setup.
+Setup setup_from_json(const Json& j);
+// Binary Setup by its layout: id 0x02xxxxxx, flags within the four known bits, parts that fit.
+bool looks_like_setup(Bytes head);
 
 }  // namespace animkit::asherons_call

@@ -14,16 +14,23 @@ namespace {
 size_t pad4(size_t pos) { return (4 - pos % 4) % 4; }
 
 // A speed or rate from the wire: NaN or infinity would poison the state (issue 13, item 5).
-float finite_f32(Reader& r, const char* what) {
+// Issue 28: also refused past the caller's limit (a speed whose product with the table's rates
+// overflows a float, player.h speed_limit), at the field's offset.
+float finite_f32(Reader& r, const char* what, float limit) {
   const uint64_t at = r.offset();
   const float v = r.f32();
   if (!std::isfinite(v)) throw Error(fmt::format("{} is not a finite number ({})", what, v), at);
+  if (std::fabs(v) > limit) {
+    throw Error(fmt::format("{} {} is past {} (times the table's rates it overflows a float)",
+                            what, v, limit),
+                at);
+  }
   return v;
 }
 
 // MoveTo / TurnTo payloads [ACE writers]: Origin = u32 cell + 3 f32; MoveToParameters = u32
 // flags + 6 f32; TurnToParameters = u32 flags + 2 f32.
-void read_move_to(Reader& r, MoveToRecord& mt) {
+void read_move_to(Reader& r, MoveToRecord& mt, float limit) {
   auto origin = [&] {
     mt.cell = r.u32();
     mt.origin.x = r.f32();
@@ -39,12 +46,12 @@ void read_move_to(Reader& r, MoveToRecord& mt) {
       mt.target = r.u32();
       origin();
       params(6);
-      mt.run_rate = finite_f32(r, "run rate");
+      mt.run_rate = finite_f32(r, "run rate", limit);
       break;
     case 7:
       origin();
       params(6);
-      mt.run_rate = finite_f32(r, "run rate");
+      mt.run_rate = finite_f32(r, "run rate", limit);
       break;
     case 8:
       mt.target = r.u32();
@@ -105,7 +112,7 @@ void write_move_to(Writer& w, const MoveToRecord& mt) {
 
 }  // namespace
 
-MovementMessage read_movement_message(Bytes bytes, const Choices& choices) {
+MovementMessage read_movement_message(Bytes bytes, const Choices& choices, float limit) {
   Reader r(bytes);
   MovementMessage m;
   m.opcode = r.u32();
@@ -136,9 +143,9 @@ MovementMessage read_movement_message(Bytes bytes, const Choices& choices) {
     if (s.flags & imf::kForward) s.forward = r.u16();
     if (s.flags & imf::kSidestep) s.sidestep = r.u16();
     if (s.flags & imf::kTurn) s.turn = r.u16();
-    if (s.flags & imf::kForwardSpeed) s.forward_speed = finite_f32(r, "forward speed");
-    if (s.flags & imf::kSidestepSpeed) s.sidestep_speed = finite_f32(r, "sidestep speed");
-    if (s.flags & imf::kTurnSpeed) s.turn_speed = finite_f32(r, "turn speed");
+    if (s.flags & imf::kForwardSpeed) s.forward_speed = finite_f32(r, "forward speed", limit);
+    if (s.flags & imf::kSidestepSpeed) s.sidestep_speed = finite_f32(r, "sidestep speed", limit);
+    if (s.flags & imf::kTurnSpeed) s.turn_speed = finite_f32(r, "turn speed", limit);
     const uint64_t at = r.offset();
     if (num_actions > r.remaining() / 8) {
       throw Error(fmt::format("{} actions need {} bytes, {} left", num_actions,
@@ -149,7 +156,7 @@ MovementMessage read_movement_message(Bytes bytes, const Choices& choices) {
     for (WireAction& a : s.actions) {
       a.command = r.u16();
       a.stamp_word = r.u16();
-      a.speed = finite_f32(r, "action speed");
+      a.speed = finite_f32(r, "action speed", limit);
     }
     if (choices.action_pad == Choices::ActionPad::kAlign4) {
       const size_t n = pad4(r.pos());  // ACE writes it: a truncated pad is an error
@@ -158,7 +165,7 @@ MovementMessage read_movement_message(Bytes bytes, const Choices& choices) {
     if (m.motion_flags & 0x01) m.sticky_object = r.u32();
   } else if (m.movement_type >= 6) {
     m.move_to.type = m.movement_type;
-    read_move_to(r, m.move_to);
+    read_move_to(r, m.move_to, limit);
   }
   const Bytes rest = r.bytes(r.remaining());
   m.tail.assign(rest.begin(), rest.end());

@@ -59,8 +59,10 @@ struct MovementMessage {
   friend bool operator==(const MovementMessage&, const MovementMessage&) = default;
 };
 
-// Throws animkit::Error (with the offset) on a truncated or unknown message.
-MovementMessage read_movement_message(Bytes bytes, const Choices& choices = {});
+// Throws animkit::Error (with the offset) on a truncated or unknown message, or a speed / run
+// rate that is not finite or past `limit` (issue 28).
+MovementMessage read_movement_message(Bytes bytes, const Choices& choices = {},
+                                      float limit = 3.4028235e38f);
 std::vector<uint8_t> write_movement_message(const MovementMessage& m, const Choices& choices = {});
 // Builds the type-0 body of a state the way ACE does (a speed only when != 1, a command when != 0).
 WireInterpretedState wire_state_from(const InterpretedMotionState& s);

@@ -325,14 +325,14 @@ TEST(AcCreature, SkeletonFromTheSetup) {
 }
 
 // Container page 6: out-of-range indices and 0xFFFFFFFF are roots; a Setup without HasParent, or
-// whose parent comes after its child, is flat.
+// whose parents hold a cycle, is flat; a parent after its child is still a forest (issue 28).
 TEST(AcCreature, RigParents) {
   asherons_call::Setup s = test_setup();
   EXPECT_EQ(rig_parents(s, Rig::kParents), (std::vector<int>{-1, 0, 1, 0}));
   EXPECT_EQ(rig_parents(s, Rig::kFlat), (std::vector<int>{-1, -1, -1, -1}));
   s.parent_index[3] = 99;
   EXPECT_EQ(rig_parents(s, Rig::kParents), (std::vector<int>{-1, 0, 1, -1}));
-  EXPECT_EQ(rig_parents(test_setup(false), Rig::kParents), (std::vector<int>{-1, -1, -1, -1}));
+  EXPECT_EQ(rig_parents(test_setup(false), Rig::kParents), (std::vector<int>{-1, 2, 0, 0}));
   s.parent_index[1] = 1;  // itself: a cycle
   EXPECT_EQ(rig_parents(s, Rig::kParents), (std::vector<int>{-1, -1, -1, -1}));
   s = test_setup();

@@ -155,36 +155,49 @@ void add_encode(CLI::App& group, Cli& cli) {
 
 void add_convert(CLI::App& group, Cli& cli) {
   auto* verb = group.add_subcommand(
-      "convert", "MotionTable / Animation: binary <-> JSON (by the output's extension)");
+      "convert", "MotionTable / Animation / Setup: binary <-> JSON (by the output's extension)");
   static std::string in, out;
-  verb->add_option("input", in, "a motion table or animation, binary or JSON")->required();
+  verb->add_option("input", in, "a motion table, animation or Setup, binary or JSON")->required();
   verb->add_option("-o,--output", out, "OUT.json for the JSON form, anything else for binary")
       ->required();
   verb->add_flag("--json", cli.json, "report as JSON");
   verb->callback([&cli] {
     const std::vector<uint8_t> bytes = read_file(in);
     const bool to_json_form = std::filesystem::path(out).extension() == ".json";
-    bool table = false;
-    if (looks_like_json(bytes)) {
-      const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-      table = text.find("\"motion_table\"") != std::string_view::npos;
-    } else {
-      table = looks_like_motion_table(bytes);
+    // Issue 28: the kind by content (a JSON form that parses, else the id's type byte and the
+    // layout), never one type taken for another.
+    const Recognized r = recognize_object(bytes);
+    switch (r.kind) {
+      case ObjectKind::kMotionTable: {
+        const MotionTable t = load_motion_table(in);
+        if (to_json_form)
+          write_text(out, dump_json(to_json(t), 1) + "\n");
+        else
+          write_file(out, write_motion_table(t));
+        break;
+      }
+      case ObjectKind::kAnimation: {
+        const Animation a = load_animation(in);
+        if (to_json_form)
+          write_text(out, dump_json(to_json(a), 1) + "\n");
+        else
+          write_file(out, write_animation(a));
+        break;
+      }
+      case ObjectKind::kSetup: {
+        const Setup s = load_setup(in);
+        if (to_json_form)
+          write_text(out, dump_json(to_json(s), 1) + "\n");
+        else
+          write_file(out, write_setup(s));
+        break;
+      }
+      case ObjectKind::kUnknown:
+        throw Error(fmt::format("{}: not a motion table (0x09), animation (0x03) or Setup (0x02), "
+                                "binary or JSON",
+                                in));
     }
-    if (table) {
-      const MotionTable t = load_motion_table(in);
-      if (to_json_form)
-        write_text(out, dump_json(to_json(t), 1) + "\n");
-      else
-        write_file(out, write_motion_table(t));
-    } else {
-      const Animation a = load_animation(in);
-      if (to_json_form)
-        write_text(out, dump_json(to_json(a), 1) + "\n");
-      else
-        write_file(out, write_animation(a));
-    }
-    const std::string kind = table ? "motion_table" : "animation";
+    const std::string kind(object_kind_name(r.kind));
     if (cli.json) {
       cli.out << dump_json(Json{{"input", in}, {"output", out}, {"kind", kind}}) << "\n";
     } else {
@@ -198,7 +211,7 @@ void add_list(CLI::App& group, Cli& cli) {
   auto* verb = group.add_subcommand("list", "the objects of a .dat (client_portal.dat), by id");
   static std::string dat_path, type;
   verb->add_option("dat", dat_path, "the .dat file")->required();
-  verb->add_option("--type", type, "motion-table, animation, setup (or 0xNN): only that type");
+  verb->add_option("--type", type, "a type name as info prints it (motion-table, animation, setup, iteration, ...) or 0xNN");
   verb->add_flag("--json", cli.json, "one JSON document");
   verb->callback([&cli] {
     const DatFile dat = DatFile::open(dat_path);
@@ -216,15 +229,18 @@ void add_list(CLI::App& group, Cli& cli) {
     }
     for (const DatEntry& e : entries) {
       cli.out << fmt::format("{}  {:<16} {:>9} bytes at {}\n", hex32(e.id),
-                             dat_type_name(static_cast<uint8_t>(e.id >> 24)), e.size,
+                             e.id == kIterationId ? std::string("iteration")
+                                                  : dat_type_name(static_cast<uint8_t>(e.id >> 24)),
+                             e.size,
                              hex32(e.offset));
     }
   });
 }
 
-// `ac extract DAT ID -o FILE`: the object's stored bytes, byte-exact.
+// `ac extract DAT ID -o FILE`: the object's bytes, byte-exact (a compressed entry inflated, issue 28).
 void add_extract(CLI::App& group, Cli& cli) {
-  auto* verb = group.add_subcommand("extract", "one object of a .dat, its bytes as stored");
+  auto* verb = group.add_subcommand(
+      "extract", "one object of a .dat, its bytes as stored (inflated when the entry is compressed)");
   static std::string dat_path, id_text, out;
   verb->add_option("dat", dat_path, "the .dat file")->required();
   verb->add_option("id", id_text, "the object id, e.g. 0x09000001")->required();

@@ -13,10 +13,15 @@ namespace animkit {
 // (issue 19: a scenario of 40,000 nested tasks overflowed the stack).
 inline constexpr int kMaxJsonDepth = 512;
 
-// Parses JSON text in linear time (nlohmann's SAX parser with a depth-counting handler).
+// Parses JSON text in linear time: simdjson's DOM copied into a Json, or, where simdjson refuses
+// the text or would read it differently, nlohmann's SAX parser with a depth-counting handler.
 // Throws animkit::Error naming `file` and the byte offset of a syntax error, or of the first
 // '[' / '{' that opens level kMaxJsonDepth + 1. (registry.h declares it too, with file = {}:
 // every module reaches it through the registry.)
 Json parse_json(std::string_view text, const std::string& file);
+
+// The exact path alone (nlohmann's SAX parser, depth-limited; throws nlohmann's exceptions):
+// for the benchmark and the tests that compare both paths.
+Json parse_json_exact(std::string_view text);
 
 }  // namespace animkit

@@ -155,9 +155,9 @@ class DepthLimitedBuilder {
   int depth_ = 0;
 };
 
-// The offset of the bracket that opens level kMaxJsonDepth + 1, skipping strings (run only
-// after the parser refused the text, so the common case pays nothing for it).
-uint64_t too_deep_at(std::string_view text) {
+}  // namespace
+
+std::optional<uint64_t> json_too_deep_at(std::string_view text) {
   int depth = 0;
   bool in_string = false;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -176,10 +176,8 @@ uint64_t too_deep_at(std::string_view text) {
       --depth;
     }
   }
-  return text.size();
+  return std::nullopt;
 }
-
-}  // namespace
 
 Json parse_json_exact(std::string_view text) {
   Json result;
@@ -195,7 +193,7 @@ Json parse_json(std::string_view text, const std::string& file) {
     return parse_json_exact(text);
   } catch (const TooDeep&) {
     throw Error(fmt::format("invalid JSON: nested deeper than {} levels", kMaxJsonDepth),
-                too_deep_at(text), file);
+                json_too_deep_at(text).value_or(text.size()), file);
   } catch (const nlohmann::json::parse_error& e) {
     // nlohmann's byte position is 1-based and counts the byte it stopped at.
     const uint64_t at = e.byte > 0 ? e.byte - 1 : 0;

@@ -2,6 +2,8 @@
 // JSON form and description goes through parse_json.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -19,6 +21,11 @@ inline constexpr int kMaxJsonDepth = 512;
 // '[' / '{' that opens level kMaxJsonDepth + 1. (registry.h declares it too, with file = {}:
 // every module reaches it through the registry.)
 Json parse_json(std::string_view text, const std::string& file);
+
+// The offset of the '[' or '{' that opens level kMaxJsonDepth + 1 in JSON text (strings skipped),
+// or nothing: a linear scan for readers that hand the text to another parser (tinygltf's has no
+// depth limit: issue 32, item 5).
+std::optional<uint64_t> json_too_deep_at(std::string_view text);
 
 // The exact path alone (nlohmann's SAX parser, depth-limited; throws nlohmann's exceptions):
 // for the benchmark and the tests that compare both paths.

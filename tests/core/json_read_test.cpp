@@ -1,7 +1,7 @@
 // parse_json (issue 31, item 1): linear time, the depth limit, errors naming file and offset.
 #include <gtest/gtest.h>
 
-#include <chrono>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -64,9 +64,9 @@ constexpr double kSanitizerSlowdown = 4;
 constexpr double kSanitizerSlowdown = 1;
 #endif
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+// CPU seconds since `start` (std::clock): the machine running the tests is shared, wall time is not
+// this process's.
+double seconds_since(std::clock_t start) { return static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC; }
 
 // The fast path (simdjson) and the exact path (nlohmann's SAX) give the same Json, number kinds
 // included, or the fast path steps aside; refusals are the exact path's, offsets and all.
@@ -105,7 +105,7 @@ TEST(JsonRead, LargeObjectWithRepeatedKeysInLinearTime) {
   std::string text = "{";
   for (int i = 0; i < 100000; ++i) text += (i ? ",\"k" : "\"k") + std::to_string(i % 50000) + "\": " + std::to_string(i);
   text += "}";
-  const auto start = std::chrono::steady_clock::now();
+  const std::clock_t start = std::clock();
   const Json j = parse_json(text);
   EXPECT_LT(seconds_since(start), 1.0 * kSanitizerSlowdown);
   ASSERT_EQ(j.size(), 50000u);
@@ -120,9 +120,9 @@ TEST(JsonRead, TwoHundredThousandEmptyObjectsInLinearTime) {
   std::string text = "[";
   for (int i = 0; i < 200000; ++i) text += i ? ",{}" : "{}";
   text += "]";
-  const auto start = std::chrono::steady_clock::now();
+  const std::clock_t start = std::clock();
   const Json j = parse_json(text);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds = seconds_since(start);
   EXPECT_EQ(j.size(), 200000u);
   EXPECT_LT(seconds, 0.2 * kSanitizerSlowdown);
 }

@@ -89,5 +89,5 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://animkit.invalid/")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-  "nlohmann-json3-dev, libfmt-dev, libtbb-dev, libhwy-dev, libtinygltf-dev, libzip-dev, libpng-dev, pkg-config")
+  "nlohmann-json3-dev, libfmt-dev, libtbb-dev, libhwy-dev, libsimdjson-dev, libtinygltf-dev, libzip-dev, libpng-dev, pkg-config")
 include(CPack)

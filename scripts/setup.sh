@@ -5,7 +5,7 @@ cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ clang libclang-rt-14-dev clang-format ccache
           libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev
-          libfmt-dev libtbb-dev libhwy-dev libtinygltf-dev libpng-dev zlib1g-dev graphviz chromium libzip-dev pkg-config
+          libfmt-dev libtbb-dev libhwy-dev libsimdjson-dev libtinygltf-dev libpng-dev zlib1g-dev graphviz chromium libzip-dev pkg-config
           pybind11-dev python3-dev python3-numpy python3-pytest
           python3-setuptools python3-wheel python3-venv mypy lintian  # packaging (issue 33)
           python3-distributed  # animkit.batch on a Dask cluster (issue 33, item 6)

@@ -17,6 +17,7 @@
 #include "animkit/asherons_call/frame_ops.h"
 #include "animkit/core/limits.h"
 #include "animkit/core/sampling_job.h"
+#include "animkit/core/rotation_angle.h"
 
 namespace animkit::asherons_call {
 
@@ -282,12 +283,8 @@ AFrame snap(const AFrame& imported, const AFrame& original, float scale) {
   return close(a, b) || close(-a, b) ? original : imported;
 }
 
-// The angle of a^-1 b (either sign), from its vector part: exact near 0 where acos is not.
-float angle_between(Quat a, Quat b) {
-  const Quat d = conjugate(normalize(a)) * normalize(b);
-  const float v = std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
-  return 2.0f * std::atan2(v, std::fabs(d.w));
-}
+// The angle of a^-1 b (either sign): the core's one measure (issue 32, item 4).
+float angle_between(Quat a, Quat b) { return static_cast<float>(rotation_angle(a, b)); }
 
 uint32_t choose_id(const Sources& s, const ImportRequest& request, const Clip& clip,
                    std::vector<std::string>& notes) {

@@ -14,6 +14,7 @@
 #include "animkit/core/error.h"
 #include "animkit/core/json_util.h"
 #include "animkit/core/sampling_job.h"
+#include "animkit/core/rotation_angle.h"
 
 namespace animkit::call_of_duty {
 

@@ -30,16 +30,6 @@ bool yaw_only(Quat q) {
   return std::fabs(q.x * kScale) < 0.5 && std::fabs(q.y * kScale) < 0.5;
 }
 
-double rotation_angle(Quat a, Quat b) {
-  a = unit_or_identity(a);
-  b = unit_or_identity(b);
-  const double s = dot(a, b) < 0 ? -1.0 : 1.0;
-  // For unit quaternions |a - b| = 2 sin(phi / 2) with phi the angle between them as 4-vectors;
-  // the rotation angle is 2 phi (precise for small angles, unlike acos).
-  const double chord = std::sqrt(distance2(a, b, s));
-  return 4.0 * std::asin(std::min(1.0, chord / 2.0));
-}
-
 XAnimQuantisedKey quantise_key(Quat target, bool two_component, const XAnimQuatKey* previous,
                                bool allow_sign, const XAnimQuantisedKey* preferred) {
   const Quat q = unit_or_identity(target);

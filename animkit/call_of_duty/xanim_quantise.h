@@ -9,6 +9,7 @@
 
 #include "animkit/call_of_duty/xanim_file.h"
 #include "animkit/core/math.h"
+#include "animkit/core/rotation_angle.h"
 
 namespace animkit::call_of_duty {
 
@@ -30,7 +31,6 @@ XAnimQuantisedKey quantise_key(Quat target, bool two_component, const XAnimQuatK
 // True when every lane but z rounds to 0 (and so the 2-component form can hold the rotation).
 bool yaw_only(Quat q);
 
-// The angle in radians between two rotations (either sign of either quaternion), in double.
-double rotation_angle(Quat a, Quat b);
+// (The angle between two rotations is the core's rotation_angle, math.h: issue 32, item 4.)
 
 }  // namespace animkit::call_of_duty

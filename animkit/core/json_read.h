@@ -2,6 +2,8 @@
 // JSON form and description goes through parse_json.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -13,10 +15,20 @@ namespace animkit {
 // (issue 19: a scenario of 40,000 nested tasks overflowed the stack).
 inline constexpr int kMaxJsonDepth = 512;
 
-// Parses JSON text in linear time (nlohmann's SAX parser with a depth-counting handler).
+// Parses JSON text in linear time: simdjson's DOM copied into a Json, or, where simdjson refuses
+// the text or would read it differently, nlohmann's SAX parser with a depth-counting handler.
 // Throws animkit::Error naming `file` and the byte offset of a syntax error, or of the first
 // '[' / '{' that opens level kMaxJsonDepth + 1. (registry.h declares it too, with file = {}:
 // every module reaches it through the registry.)
 Json parse_json(std::string_view text, const std::string& file);
+
+// The offset of the '[' or '{' that opens level kMaxJsonDepth + 1 in JSON text (strings skipped),
+// or nothing: a linear scan for readers that hand the text to another parser (tinygltf's has no
+// depth limit: issue 32, item 5).
+std::optional<uint64_t> json_too_deep_at(std::string_view text);
+
+// The exact path alone (nlohmann's SAX parser, depth-limited; throws nlohmann's exceptions):
+// for the benchmark and the tests that compare both paths.
+Json parse_json_exact(std::string_view text);
 
 }  // namespace animkit

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "animkit/core/error.h"
+#include "animkit/core/json_read.h"
 #include "animkit/core/json_text.h"
 #include "animkit/core/limits.h"
 
@@ -158,11 +159,49 @@ Transform rest_of(const tinygltf::Node& n) {
   return t;
 }
 
-// Each node's parent (-1 for none); a node with two parents or a cycle is an error.
+// A node's rest must be a rotation and an invertible transform (issue 32, item 5): a (0, 0, 0, 0)
+// rotation or a singular matrix has no TRS to import (an all-zero matrix became a 180° rest).
+void check_node_rest(const GltfReader& r, const tinygltf::Node& n, size_t i) {
+  const std::string what = fmt::format("node {} ('{}')", i, n.name);
+  if (n.rotation.size() == 4) {
+    double norm = 0;
+    for (double c : n.rotation) norm += c * c;
+    if (!(norm > 1e-12) || !std::isfinite(norm)) {
+      r.fail(fmt::format("{}: rotation ({}, {}, {}, {}) is not a rotation (a quaternion of length 0)", what,
+                         n.rotation[0], n.rotation[1], n.rotation[2], n.rotation[3]));
+    }
+  }
+  if (n.matrix.size() == 16) {
+    const auto& m = n.matrix;  // column-major: element (row, col) is m[col * 4 + row]
+    const double det = m[0] * (m[5] * m[10] - m[9] * m[6]) - m[4] * (m[1] * m[10] - m[9] * m[2]) +
+                       m[8] * (m[1] * m[6] - m[5] * m[2]);
+    if (!(std::fabs(det) > 1e-12) || !std::isfinite(det)) {
+      r.fail(fmt::format("{}: matrix is singular (determinant {}): not a transform", what, det));
+    }
+  }
+}
+
+// Rotation keys of a channel: each value must be a rotation (glTF keys are unit quaternions; a
+// zero one has no direction to normalise to). CUBICSPLINE tangents may be zero.
+void check_rotation_keys(const GltfReader& r, const std::vector<float>& values, bool cubic, const std::string& what) {
+  const size_t stride = cubic ? 12 : 4, first = cubic ? 4 : 0;
+  for (size_t at = first, k = 0; at + 4 <= values.size(); at += stride, ++k) {
+    const float* q = values.data() + at;
+    const double norm = double(q[0]) * q[0] + double(q[1]) * q[1] + double(q[2]) * q[2] + double(q[3]) * q[3];
+    if (!(norm > 1e-12) || !std::isfinite(norm)) {
+      r.fail(fmt::format("{}: key {} ({}, {}, {}, {}) is not a rotation (a quaternion of length 0)", what, k,
+                         q[0], q[1], q[2], q[3]));
+    }
+  }
+}
+
+// Each node's parent (-1 for none); a node with two parents or a cycle is an error. Linear in the
+// nodes (a 100,000-node chain took 23 s when each node walked to its root: issue 32, item 5).
 std::vector<int> node_parents(const GltfReader& r) {
   const auto& nodes = r.model().nodes;
   std::vector<int> parent(nodes.size(), -1);
   for (size_t i = 0; i < nodes.size(); ++i) {
+    check_node_rest(r, nodes[i], i);
     for (int c : nodes[i].children) {
       if (c < 0 || static_cast<size_t>(c) >= nodes.size()) {
         r.fail(fmt::format("node {} has child {}, which does not exist", i, c));
@@ -173,11 +212,18 @@ std::vector<int> node_parents(const GltfReader& r) {
       parent[c] = static_cast<int>(i);
     }
   }
-  for (size_t i = 0; i < nodes.size(); ++i) {  // a cycle never reaches a root
-    size_t steps = 0;
-    for (int p = parent[i]; p != -1; p = parent[p]) {
-      if (++steps > nodes.size()) r.fail(fmt::format("node {} is in a cycle of children", i));
+  // A cycle never reaches a root. Each walk up stops at a node an earlier walk proved reaches
+  // one, or at a node of its own walk (a cycle): every node is walked through once.
+  constexpr int kUnknown = -1, kReachesRoot = -2;
+  std::vector<int> walk(nodes.size(), kUnknown);  // else: the walk that passed through it
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    int p = static_cast<int>(i);
+    while (p != -1 && walk[p] == kUnknown) {
+      walk[p] = static_cast<int>(i);
+      p = parent[p];
     }
+    if (p != -1 && walk[p] == static_cast<int>(i)) r.fail(fmt::format("node {} is in a cycle of children", p));
+    for (int q = static_cast<int>(i); q != p; q = parent[q]) walk[q] = kReachesRoot;
   }
   return parent;
 }
@@ -249,12 +295,20 @@ JointSet find_joints(const GltfReader& r, const std::vector<int>& parent, Animat
   JointSet js;
   js.joint_of_node.assign(m.nodes.size(), -1);
   for (size_t i = 0; i < chosen.size(); ++i) js.joint_of_node[chosen[i]] = static_cast<int>(i);
-  // The nearest ancestor that is a joint.
+  // The nearest ancestor that is a joint, each node's found once (linear: a chain of non-joint
+  // nodes above many joints is not walked again for each of them).
+  std::vector<int> nearest(m.nodes.size(), -2);  // -2: not computed yet
+  std::vector<int> path;
   auto joint_parent = [&](int node) {
-    for (int p = parent[node]; p != -1; p = parent[p]) {
-      if (js.joint_of_node[p] >= 0) return p;
+    int p = parent[node];
+    while (p != -1 && js.joint_of_node[p] < 0 && nearest[p] == -2) {
+      path.push_back(p);
+      p = parent[p];
     }
-    return -1;
+    const int found = p == -1 ? -1 : js.joint_of_node[p] >= 0 ? p : nearest[p];
+    for (int q : path) nearest[q] = found;
+    path.clear();
+    return found;
   };
   bool ordered = true;
   for (size_t i = 0; i < chosen.size() && ordered; ++i) {
@@ -367,6 +421,7 @@ Clip read_clip(const GltfReader& r, size_t index, const JointSet& js, size_t num
     }
     const std::vector<float> times = r.floats(s.input, 1, what + " input");
     const std::vector<float> values = r.floats(s.output, comps, what + " output");
+    if (comps == 4) check_rotation_keys(r, values, cubic, what);
     if (values.size() != times.size() * comps * (cubic ? 3 : 1)) {
       r.fail(fmt::format("{}: {} keys but {} output elements", what, times.size(), values.size() / comps));
     }
@@ -479,6 +534,24 @@ void fold_file_rest(const GltfReader& r, const std::vector<int>& parent, const J
                       "from the nodes' rest)");
 }
 
+// tinygltf copies extras into its own Value recursively, one stack frame per level: 20,000 nested
+// '[' overflowed the stack (issue 32, item 5). The JSON (a GLB's first chunk, glTF 2.0 "Binary
+// glTF Layout") is held to parse_json's depth before tinygltf sees it.
+void check_json_depth(Bytes bytes, bool glb, const std::string& file) {
+  uint64_t start = 0, length = bytes.size();
+  if (glb) {
+    if (bytes.size() < 20) return;  // tinygltf refuses the header
+    uint32_t chunk = 0;
+    std::memcpy(&chunk, bytes.data() + 12, 4);
+    start = 20;
+    length = std::min<uint64_t>(chunk, bytes.size() - start);
+  }
+  const std::string_view text(reinterpret_cast<const char*>(bytes.data()) + start, length);
+  if (const auto at = json_too_deep_at(text)) {
+    throw Error(fmt::format("glTF JSON nested deeper than {} levels", kMaxJsonDepth), start + *at, file);
+  }
+}
+
 }  // namespace
 
 Animated read(const std::filesystem::path& path, Bytes bytes, const ImportOptions& options) {
@@ -492,6 +565,7 @@ Animated read(const std::filesystem::path& path, Bytes bytes, const ImportOption
   std::string err, warn;
   const std::string base = path.parent_path().string();
   const bool glb = bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0;
+  check_json_depth(bytes, glb, file);
   bool ok = false;
   try {  // tinygltf reports through `err`, but its JSON layer may still throw
     ok = glb ? loader.LoadBinaryFromMemory(&model, &err, &warn, bytes.data(),

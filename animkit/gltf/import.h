@@ -15,7 +15,10 @@
 //   "name", "payload"}]}); without them the duration is the last key time, the frame rate 30.
 //
 // Every accessor is bounds-checked against its buffer view and buffer; a malformed file is an
-// animkit::Error, never a crash.
+// animkit::Error, never a crash. Hostile files (issue 32, item 5): the JSON's nesting is held to
+// 512 levels before tinygltf parses (its extras copy recurses per level); the node walks are
+// linear; a (0, 0, 0, 0) rotation (a node's or a key's) and a singular node matrix are errors
+// naming the node or channel.
 #pragma once
 
 #include <filesystem>

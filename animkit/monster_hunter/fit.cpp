@@ -127,16 +127,6 @@ std::array<double, 3> euler_of(Quat q, const std::array<double, 3>& ref) {
   return best;
 }
 
-double rotation_angle(Quat a, Quat b) {
-  // conj(a) * b in double; the angle is 2 atan2(|v|, |w|) (precise near zero, unlike acos).
-  const double ax = -a.x, ay = -a.y, az = -a.z, aw = a.w;
-  const double w = aw * b.w - ax * b.x - ay * b.y - az * b.z;
-  const double x = aw * b.x + ax * b.w + ay * b.z - az * b.y;
-  const double y = aw * b.y - ax * b.z + ay * b.w + az * b.x;
-  const double z = aw * b.z + ax * b.y - ay * b.x + az * b.w;
-  return 2 * std::atan2(std::sqrt(x * x + y * y + z * z), std::fabs(w));
-}
-
 std::vector<Keyframe> fit_channel(uint16_t bit, std::span<const double> y, double tolerance,
                                   std::span<const CurvePoint> extra) {
   std::vector<Keyframe> keys;

@@ -11,6 +11,7 @@
 
 #include "animkit/core/math.h"
 #include "animkit/monster_hunter/clip.h"
+#include "animkit/core/rotation_angle.h"
 
 namespace animkit::monster_hunter {
 
@@ -20,8 +21,7 @@ namespace animkit::monster_hunter {
 // and z takes the rest.
 std::array<double, 3> euler_of(Quat q, const std::array<double, 3>& reference);
 
-// The angle between two rotations (radians, either sign of either quaternion).
-double rotation_angle(Quat a, Quat b);
+// (The angle between two rotations is the core's rotation_angle, math.h: issue 32, item 4.)
 
 // Keys for a channel of `bit` whose value at clip frame f is samples[f] (f = 0..n, the channel's
 // unit: radians or location units), such that the engine's Hermite of the quantised keys is

@@ -18,6 +18,7 @@
 #include "animkit/warriors/document.h"
 #include "animkit/warriors/pose.h"
 #include "animkit/warriors/rebuild.h"
+#include "animkit/core/rotation_angle.h"
 
 namespace animkit::warriors {
 
@@ -37,18 +38,10 @@ bool on_whole_frame(float f) {
   return std::fabs(f - std::round(f)) <= kWholeFrame + std::fabs(f) * 1e-6f;
 }
 
-// The angle between two rotations (either sign), as 2 atan2(|a - b|, |a + b|) in double: acos
-// of a float dot product near 1 is off by several 1e-4 rad, more than the quantisation.
-float rotation_error(Quat a, Quat b) {
-  a = normalize(a);
-  b = normalize(b);
-  if (dot(a, b) < 0) b = -b;
-  const double d[4] = {double(a.x) - b.x, double(a.y) - b.y, double(a.z) - b.z, double(a.w) - b.w};
-  const double s[4] = {double(a.x) + b.x, double(a.y) + b.y, double(a.z) + b.z, double(a.w) + b.w};
-  const double dn = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + d[3] * d[3]);
-  const double sn = std::sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2] + s[3] * s[3]);
-  return static_cast<float>(2.0 * std::atan2(dn, sn));
-}
+// The rotation error: the core's rotation_angle, the real angle (issue 32, item 4: this measured
+// the angle between the quaternions as 4-vectors, half the rotation, for --tolerance and
+// max_error alike).
+float rotation_error(Quat a, Quat b) { return static_cast<float>(rotation_angle(a, b)); }
 float position_error(Vec3 a, Vec3 b) { return length(a - b); }
 
 // warriors.txt "Decoding", inverted: w >= 0 by flipping the quaternion's sign, x, y, z x 2^15

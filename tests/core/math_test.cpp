@@ -1,4 +1,5 @@
 #include "animkit/core/math.h"
+#include "animkit/core/rotation_angle.h"
 
 #include <gtest/gtest.h>
 
@@ -85,6 +86,26 @@ TEST(Math, InverseAffineIsInverse) {
 TEST(Math, NormalizeOfZeroOrNaNIsIdentity) {
   EXPECT_EQ(normalize(Quat{0, 0, 0, 0}), Quat::identity());
   EXPECT_EQ(normalize(Quat{std::nanf(""), 0, 0, 1}), Quat::identity());
+}
+
+}  // namespace
+}  // namespace animkit
+
+namespace animkit {
+namespace {
+
+// Issue 32, item 4: the one rotation error is the real angle (Warriors measured half of it).
+TEST(Math, RotationAngleIsTheAngleOfTheRotation) {
+  const Quat quarter = axis_angle({0, 0, 1}, std::numbers::pi_v<float> / 2);
+  EXPECT_NEAR(rotation_angle(Quat::identity(), quarter), std::numbers::pi / 2, 1e-6);
+  EXPECT_NEAR(rotation_angle(quarter, -quarter), 0, 1e-7);      // either sign
+  EXPECT_NEAR(rotation_angle(Quat::identity(), -quarter), std::numbers::pi / 2, 1e-6);
+  EXPECT_NEAR(rotation_angle(Quat::identity(), Quat{1, 0, 0, 0}), std::numbers::pi, 1e-6);  // a half turn
+  // Near 0, where 2 acos of a float dot product is off by ~1e-3 rad.
+  const Quat tiny = axis_angle({1, 0, 0}, 1e-4f);
+  EXPECT_NEAR(rotation_angle(Quat::identity(), tiny), 1e-4, 1e-7);
+  // Unnormalised inputs are normalised first.
+  EXPECT_NEAR(rotation_angle(Quat{0, 0, 0, 3}, Quat{0, 0, 2 * quarter.z, 2 * quarter.w}), std::numbers::pi / 2, 1e-6);
 }
 
 }  // namespace

@@ -89,3 +89,15 @@ def test_a_path_that_is_not_utf8(demo_dir, tmp_path):
     with open(path, "wb") as f:
         f.write(data)
     assert animkit.open(path).path == os.fsdecode(path)
+
+
+def test_deep_gltf_extras_are_an_error_not_a_crash(tmp_path):
+    # Issue 32, item 5: 20,000 nested '[' in extras overflowed tinygltf's recursive copy and
+    # killed the interpreter; the depth is now held before tinygltf parses.
+    deep = "[" * 20000 + "]" * 20000
+    path = tmp_path / "deep.gltf"
+    path.write_text('{"asset": {"version": "2.0"}, "nodes": [{"name": "a", "extras": {"x": ' + deep + "}}]}")
+    with pytest.raises(animkit.Error, match="nested deeper than 512 levels"):
+        animkit.read_gltf(path)
+    with pytest.raises(animkit.Error, match="nested deeper than 512 levels"):
+        animkit.import_gltf(path, "neutral-json", tmp_path / "out.json")

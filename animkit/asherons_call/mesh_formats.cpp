@@ -5,6 +5,7 @@
 #include <cmath>
 #include <optional>
 #include <type_traits>
+#include <unordered_map>
 
 #include "animkit/asherons_call/command_ids.h"
 #include "animkit/asherons_call/creature.h"
@@ -22,6 +23,16 @@ namespace animkit::asherons_call {
 namespace {
 
 using Findings = std::vector<Finding>;
+
+// 2: one id an object names; `field` and `target` name it in the finding, `effect` says what
+// export does without it (12.4).
+struct Reference {
+  uint32_t to;
+  const char* code;
+  std::string field;
+  const char* target;
+  const char* effect;
+};
 
 void error(Findings& out, const char* code, std::string where, std::string message) {
   out.push_back({Finding::Level::kError, code, std::move(where), std::move(message), ""});
@@ -43,6 +54,7 @@ void common_checks(Findings& out, const std::string& where, std::optional<uint32
 // ---- per type: parse, write, info, dump, checks ------------------------------------------------
 
 struct GfxObjKind {
+  static constexpr const char* kLabel = "GfxObj";
   using T = GfxObj;
   static constexpr const char* kName = "gfx_obj";
   static T read(Bytes b) { return read_gfx_obj(b); }
@@ -60,7 +72,21 @@ struct GfxObjKind {
                 {"drawing_polygons", g.drawing_polygons.size()},
                 {"triangles", triangles}};
   }
+  // 2, step 2: every listed Surface (a polygon's missing Surface gets a white material).
+  static void references(const T& g, std::vector<Reference>& out) {
+    for (size_t k = 0; k < g.surfaces.size(); ++k)
+      out.push_back({g.surfaces[k], "MISSING_SURFACE", fmt::format("surface {}", k), "Surface",
+                     "the polygons on it get a white material"});
+  }
   static void checks(const T& g, const std::string& where, Findings& out) {
+    // Vertices by key, the last of duplicates (12.10): one lookup per corner, so a whole-dat
+    // validate stays linear in each GfxObj's size.
+    std::unordered_map<uint16_t, const SWVertex*> by_key;
+    for (const SWVertex& v : g.vertices) by_key[v.key] = &v;
+    const auto vertex = [&](uint16_t key) -> const SWVertex* {
+      auto it = by_key.find(key);
+      return it == by_key.end() ? nullptr : it->second;
+    };
     if (g.vertex_type != 1)
       error(out, "VERTEX_TYPE", where, fmt::format("offset 0x{:X}: vertex_type {} (must be 1)",
                                                    9 + g.num_surfaces.width - 1 + 4 * g.surfaces.size(),
@@ -75,8 +101,7 @@ struct GfxObjKind {
       Vec3 fan{}, mean{};
       std::vector<const SWVertex*> vs;
       for (uint16_t id : p.vertex_ids)
-        for (const SWVertex& v : g.vertices)
-          if (v.key == id) vs.push_back(&v);
+        if (const SWVertex* v = vertex(id)) vs.push_back(v);
       if (vs.size() != p.vertex_ids.size() || vs.size() < 3) continue;
       for (size_t k = 1; k + 1 < vs.size(); ++k)
         fan = fan + cross(vs[k]->origin - vs[0]->origin, vs[k + 1]->origin - vs[0]->origin);
@@ -92,10 +117,8 @@ struct GfxObjKind {
                                  against, checked), ""});
     for (const Polygon& p : g.drawing_polygons)
       for (size_t i = 0; i < p.pos_uv.size(); ++i) {
-        bool bad = true;
-        for (const SWVertex& v : g.vertices)
-          if (v.key == p.vertex_ids[i]) bad = p.pos_uv[i] >= v.uvs.size() && !v.uvs.empty();
-        if (bad) {
+        const SWVertex* v = i < p.vertex_ids.size() ? vertex(p.vertex_ids[i]) : nullptr;
+        if (!v || (p.pos_uv[i] >= v->uvs.size() && !v->uvs.empty())) {
           out.push_back({Finding::Level::kWarning, "UV_INDEX", where,
                          fmt::format("polygon {} corner {}: UV number {} past its vertex's UVs "
                                      "(UV 0 used)", p.key, i, p.pos_uv[i]), ""});
@@ -106,6 +129,7 @@ struct GfxObjKind {
 };
 
 struct SurfaceKind {
+  static constexpr const char* kLabel = "Surface";
   using T = Surface;
   static constexpr const char* kName = "surface";
   static T read(Bytes b) { return read_surface(b); }
@@ -118,10 +142,17 @@ struct SurfaceKind {
     else j["color"] = hex32(s.color);
     return j;
   }
+  // 2, step 3. orig_palette_id is not followed: ACE and ACV ignore it (11), export too.
+  static void references(const T& s, std::vector<Reference>& out) {
+    if (s.textured())
+      out.push_back({s.orig_texture_id, "MISSING_SURFACE_TEXTURE", "orig_texture_id",
+                     "SurfaceTexture", "placeholder image"});
+  }
   static void checks(const T&, const std::string&, Findings&) {}
 };
 
 struct SurfaceTextureKind {
+  static constexpr const char* kLabel = "SurfaceTexture";
   using T = SurfaceTexture;
   static constexpr const char* kName = "surface_texture";
   static T read(Bytes b) { return read_surface_texture(b); }
@@ -133,6 +164,14 @@ struct SurfaceTextureKind {
     for (uint32_t t : s.textures) ts.push_back(hex32(t));
     return Json{{"texture_kind", s.texture_kind}, {"textures", ts}};
   }
+  // 2, step 4: every listed texture (export draws textures[0], 5.3); the client also looks in
+  // client_highres.dat, which a portal dat's validate cannot see.
+  static void references(const T& s, std::vector<Reference>& out) {
+    for (size_t i = 0; i < s.textures.size(); ++i)
+      out.push_back({s.textures[i], "MISSING_TEXTURE", fmt::format("textures[{}]", i), "texture",
+                     i == 0 ? "placeholder image (the client also looks in client_highres.dat)"
+                            : "unused by export (5.3: textures[0])"});
+  }
   static void checks(const T& s, const std::string& where, Findings& out) {
     if (s.textures.empty())
       out.push_back({Finding::Level::kWarning, "NO_TEXTURE", where, "lists no texture", ""});
@@ -140,6 +179,7 @@ struct SurfaceTextureKind {
 };
 
 struct TextureKind {
+  static constexpr const char* kLabel = "texture";
   using T = Texture;
   static constexpr const char* kName = "texture";
   static T read(Bytes b) { return read_texture(b); }
@@ -151,6 +191,12 @@ struct TextureKind {
            {"format_name", pixel_format_name(t.format)}, {"length", t.data.size()}};
     if (has_palette(t.format)) j["default_palette_id"] = hex32(t.default_palette_id);
     return j;
+  }
+  // 2, step 5: a P8 or INDEX16 image's palette (an id of 0 is missing too: the pixels need one).
+  static void references(const T& t, std::vector<Reference>& out) {
+    if (has_palette(t.format))
+      out.push_back({t.default_palette_id, "MISSING_PALETTE", "default_palette_id", "Palette",
+                     "placeholder image"});
   }
   static void checks(const T& t, const std::string& where, Findings& out) {
     if (t.width <= 0 || t.height <= 0)
@@ -167,6 +213,7 @@ struct TextureKind {
 };
 
 struct PaletteKind {
+  static constexpr const char* kLabel = "Palette";
   using T = Palette;
   static constexpr const char* kName = "palette";
   static T read(Bytes b) { return read_palette(b); }
@@ -174,14 +221,40 @@ struct PaletteKind {
   static uint32_t id(const T& p) { return p.id; }
   static size_t tail(const T& p) { return p.tail.size(); }
   static Json info(const T& p) { return Json{{"colors", p.colors.size()}}; }
+  static void references(const T&, std::vector<Reference>&) {}
   static void checks(const T&, const std::string&, Findings&) {}
 };
+
+// Every rule of one object, loose (no key, no `has`) or in a dat: 12.2 (id, tail, round trip),
+// the type's checks, and with `has` each reference of 2 to an object `has` does not find. A
+// missing one is a warning: export goes on with a placeholder image, a white material (12.4)
+// and a note. The one function of `validate DAT --id ID` and `validate DAT` (issue 28).
+template <class K>
+void validate_object(const typename K::T& object, const std::vector<uint8_t>& bytes,
+                     std::optional<uint32_t> key, const std::function<bool(uint32_t)>& has,
+                     Findings& out) {
+  const std::string where = key ? hex32(*key) : std::string(K::kName);
+  common_checks(out, where, key, K::id(object), !std::is_same_v<K, SurfaceKind>, K::tail(object),
+                bytes.size(), bytes, K::write(object));
+  K::checks(object, where, out);
+  if (!has) return;
+  std::vector<Reference> refs;
+  K::references(object, refs);
+  for (const Reference& r : refs) {
+    if (r.to != 0 && has(r.to)) continue;
+    out.push_back({Finding::Level::kWarning, r.code, where + " " + r.field,
+                   fmt::format("{} {} {} names {} {}, which is not in the dat: {}", K::kLabel, where,
+                               r.field, r.target, hex32(r.to), r.effect),
+                   ""});
+  }
+}
 
 template <class K>
 class ObjectDocument : public Document {
  public:
-  ObjectDocument(std::vector<uint8_t> bytes, std::optional<uint32_t> key)
-      : bytes_(std::move(bytes)), key_(key), object_(K::read(bytes_)) {}
+  ObjectDocument(std::vector<uint8_t> bytes, std::optional<uint32_t> key,
+                 std::function<bool(uint32_t)> has = {})
+      : bytes_(std::move(bytes)), key_(key), has_(std::move(has)), object_(K::read(bytes_)) {}
   Json info() const override {
     Json j{{"kind", K::kName}};
     if (std::is_same_v<K, SurfaceKind>) {
@@ -200,16 +273,14 @@ class ObjectDocument : public Document {
   }
   std::vector<Finding> validate() const override {
     Findings out;
-    const std::string where = key_ ? hex32(*key_) : std::string(K::kName);
-    common_checks(out, where, key_, K::id(object_), !std::is_same_v<K, SurfaceKind>, K::tail(object_),
-                  bytes_.size(), bytes_, K::write(object_));
-    K::checks(object_, where, out);
+    validate_object<K>(object_, bytes_, key_, has_, out);
     return out;
   }
 
  private:
   std::vector<uint8_t> bytes_;
   std::optional<uint32_t> key_;
+  std::function<bool(uint32_t)> has_;  // in a dat: whether an id is there (references, 2)
   typename K::T object_;
 };
 
@@ -358,10 +429,23 @@ std::unique_ptr<Document> open_in_dat(const DatFile& dat, uint32_t id) {
   const std::optional<DatEntry> e = dat.find(id);
   if (!e) throw Error(fmt::format("object {} is not in the dat", hex32(id)));
   try {
-    return std::make_unique<ObjectDocument<K>>(dat.read(*e), id);
+    return std::make_unique<ObjectDocument<K>>(dat.read(*e), id,
+                                               [dat](uint32_t to) { return dat.find(to).has_value(); });
   } catch (const Error& err) {
     throw Error(fmt::format("{} {}: {}", K::kName, hex32(id), err.what()));
   }
+}
+
+template <class K>
+void validate_in_dat(uint32_t id, const std::vector<uint8_t>& bytes,
+                     const std::function<bool(uint32_t)>& has, Findings& out) {
+  typename K::T object;
+  try {
+    object = K::read(bytes);
+  } catch (const Error& err) {
+    throw Error(fmt::format("{} {}: {}", K::kName, hex32(id), err.message()), err.offset());
+  }
+  validate_object<K>(object, bytes, id, has, out);
 }
 
 }  // namespace
@@ -387,6 +471,18 @@ std::unique_ptr<Document> open_mesh_object(const DatFile& dat, uint32_t id) {
     case kTypeTexture: case kTypeTextureHighres: return open_in_dat<TextureKind>(dat, id);
     case kTypePalette: return open_in_dat<PaletteKind>(dat, id);
     default: return nullptr;
+  }
+}
+
+bool validate_mesh_object(uint32_t id, const std::vector<uint8_t>& bytes,
+                          const std::function<bool(uint32_t)>& has, std::vector<Finding>& out) {
+  switch (id >> 24) {
+    case kTypeGfxObj: validate_in_dat<GfxObjKind>(id, bytes, has, out); return true;
+    case kTypeSurface: validate_in_dat<SurfaceKind>(id, bytes, has, out); return true;
+    case kTypeSurfaceTexture: validate_in_dat<SurfaceTextureKind>(id, bytes, has, out); return true;
+    case kTypeTexture: case kTypeTextureHighres: validate_in_dat<TextureKind>(id, bytes, has, out); return true;
+    case kTypePalette: validate_in_dat<PaletteKind>(id, bytes, has, out); return true;
+    default: return false;
   }
 }
 

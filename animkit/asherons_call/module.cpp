@@ -416,10 +416,12 @@ class DatDocument : public Document {
     for (const DatEntry& e : dat_.list()) entries.push_back(to_json(e));
     return Json{{"asherons_call", "dat"}, {"header", to_json(dat_.header())}, {"entries", entries}};
   }
-  // Issue 28: the directory, every object's chain, every motion table, animation and Setup
-  // parsed (id == key; bytes past the object a warning with their offset), and every reference
-  // between them: Setup -> motion table (and GfxObj parts, when the dat holds GfxObjs), motion
-  // table -> animation. The rules of `validate DAT --id` are the same functions.
+  // Issue 28: the directory, every object's chain, every motion table, animation, Setup and
+  // mesh object (GfxObj, Surface, SurfaceTexture, texture, Palette) parsed (id == key; bytes
+  // past the object reported with their offset), and every reference between them: Setup ->
+  // motion table (and GfxObj parts, when the dat holds GfxObjs), motion table -> animation,
+  // GfxObj -> Surface -> SurfaceTexture -> texture -> Palette. The rules of `validate DAT --id`
+  // are the same functions.
   std::vector<Finding> validate() const override {
     std::vector<Finding> out;
     std::vector<DatEntry> entries;
@@ -444,6 +446,7 @@ class DatDocument : public Document {
       present.insert(e.id);
       any_gfx |= (e.id >> 24) == 0x01;
     }
+    const std::function<bool(uint32_t)> has = [&](uint32_t id) { return present.count(id) != 0; };
     std::vector<Setup> setups;
     std::vector<MotionTable> parsed_tables;
     for (const DatEntry& e : entries) {
@@ -464,7 +467,10 @@ class DatDocument : public Document {
                            ""});
           }
         } else {
-          (void)dat_.read(e);  // the chain of every other object (container page 2)
+          // The chain of every other object (container page 2); the mesh objects parsed and
+          // checked, references included, as `validate DAT --id` does (meshes page 2, 12).
+          const std::vector<uint8_t> bytes = dat_.read(e);
+          (void)validate_mesh_object(e.id, bytes, has, out);
         }
       } catch (const Error& err) {
         bad(e.id, err);

@@ -507,5 +507,90 @@ TEST(AcMeshes, TexturedHumanoidThroughTheRegistry) {
     }
 }
 
+// Issue 28 item 3: `validate DAT` parses every mesh object and checks each reference of the
+// resolution chain (2) naming both ids; a missing target is a warning (export goes on with a
+// placeholder or a white material, 12.4), trailing bytes an error (12.2), an object that does
+// not parse a BAD_OBJECT with its offset. What `validate DAT --id` finds for an object, the
+// whole-dat validate finds too, word for word.
+TEST(AcMeshes, ValidateDatChecksMeshObjectsAndReferences) {
+  Registry registry;
+  register_module(registry);
+  std::vector<DatObject> objects;
+  for (DatObject& o : textured_humanoid_objects()) {
+    if (o.id == 0x08000003 || o.id == 0x0400007E) continue;  // a Surface and the Palette removed
+    if (o.id == 0x01000003) add(o.bytes, {1, 2, 3});          // a GfxObj with 3 trailing bytes
+    if (o.id == 0x05000005) o.bytes.resize(15);  // id, u32, kind, count 1, then 2 of 4 bytes
+    objects.push_back(std::move(o));
+  }
+  objects.push_back({0x09000101, write_motion_table(humanoid_table())});  // the Setup's table
+  for (const Animation& a : humanoid_animations()) objects.push_back({a.id, write_animation(a)});
+  const size_t gfx3_size = [&] {
+    for (const DatObject& o : objects)
+      if (o.id == 0x01000003) return o.bytes.size() - 3;
+    return size_t{0};
+  }();
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / fmt::format("ac_mesh_validate_{}.dat", ::getpid());
+  {
+    const std::vector<uint8_t> bytes = write_dat(objects);
+    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
+                                                static_cast<std::streamsize>(bytes.size()));
+  }
+  const std::vector<Finding> all = registry.open(path, {})->validate();
+  std::map<std::string, std::vector<const Finding*>> by_code;
+  for (const Finding& f : all) by_code[f.code].push_back(&f);
+  const auto text = [](const Finding* f) { return f->where + ": " + f->message; };
+  const auto names = [&](const Finding* f, std::initializer_list<const char*> ids) {
+    for (const char* id : ids) EXPECT_NE(text(f).find(id), std::string::npos) << text(f);
+  };
+  std::string listed;
+  for (const Finding& f : all) listed += f.code + " " + text(&f) + "\n";
+  EXPECT_EQ(all.size(), 3u + 2u + 1u + 1u) << listed;
+  // GfxObj p lists surfaces[(2p + k) % 10], k < 6, of 0x08000001..0x0800000A (synthetic_meshes):
+  // 0x08000003 (index 2) is surface 2 of part 0's box, 0 of part 1's, 4 of part 4's.
+  ASSERT_EQ(by_code["MISSING_SURFACE"].size(), 3u);
+  const char* gfx[3][2] = {{"0x01000001", "surface 2"}, {"0x01000002", "surface 0"},
+                           {"0x01000005", "surface 4"}};
+  for (size_t i = 0; i < 3; ++i) {
+    const Finding* f = by_code["MISSING_SURFACE"][i];
+    EXPECT_EQ(f->level, Finding::Level::kWarning);
+    EXPECT_EQ(f->where, std::string(gfx[i][0]) + " " + gfx[i][1]);
+    names(f, {gfx[i][0], "0x08000003"});
+  }
+  // The P8 (0x06000001) and INDEX16 (0x06000002) textures name palette 0x0400007E.
+  ASSERT_EQ(by_code["MISSING_PALETTE"].size(), 2u);
+  names(by_code["MISSING_PALETTE"][0], {"0x06000001", "0x0400007E"});
+  names(by_code["MISSING_PALETTE"][1], {"0x06000002", "0x0400007E"});
+  for (const Finding* f : by_code["MISSING_PALETTE"]) EXPECT_EQ(f->level, Finding::Level::kWarning);
+  ASSERT_EQ(by_code["TRAILING_BYTES"].size(), 1u);
+  EXPECT_EQ(by_code["TRAILING_BYTES"][0]->level, Finding::Level::kError);
+  names(by_code["TRAILING_BYTES"][0],
+        {"0x01000003", fmt::format("offset 0x{:X}: 3 bytes", gfx3_size).c_str()});
+  ASSERT_EQ(by_code["BAD_OBJECT"].size(), 1u);
+  // The count at offset 9 (5.1) names more ids than the bytes left hold.
+  names(by_code["BAD_OBJECT"][0], {"0x05000005", "offset 0x9"});
+  // `--id` gives each object's findings, the same as the whole validate's for that object.
+  size_t compared = 0;
+  for (const DatObject& o : objects) {
+    const uint8_t type = static_cast<uint8_t>(o.id >> 24);
+    if (type != 0x01 && type != 0x04 && type != 0x05 && type != 0x06 && type != 0x08) continue;
+    const std::string id = fmt::format("0x{:08X}", o.id);
+    if (o.id == 0x05000005) {
+      EXPECT_THROW(registry.open(path, {{"id", id}}), Error);
+      continue;
+    }
+    std::vector<std::string> alone, in_all;
+    for (const Finding& f : registry.open(path, {{"id", id}})->validate())
+      alone.push_back(fmt::format("{} {} {}", static_cast<int>(f.level), f.code, text(&f)));
+    for (const Finding& f : all)
+      if (f.where.rfind(id, 0) == 0)
+        in_all.push_back(fmt::format("{} {} {}", static_cast<int>(f.level), f.code, text(&f)));
+    EXPECT_EQ(alone, in_all) << id;
+    ++compared;
+  }
+  EXPECT_EQ(compared, 5u + 9u + 8u + 9u);  // GfxObjs, Surfaces, SurfaceTextures, textures
+  std::filesystem::remove(path);
+}
+
 }  // namespace
 }  // namespace animkit::asherons_call

@@ -2,7 +2,8 @@
 // each lookup repeated; animkit::Error is the only way out, and nothing loops (chains are read by
 // count, directory nodes visited once, depth capped). Seeded (ANIMKIT_FUZZ_SEED, `make fuzz`) with
 // dats the module's writer builds from the synthetic humanoid: its motion table and animations,
-// in small blocks and small directory nodes so the chains and the B-tree have depth.
+// in small blocks and small directory nodes so the chains and the B-tree have depth, and the
+// textured humanoid's dat, whose mesh objects are checked as `validate DAT` checks them.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -11,7 +12,9 @@
 #include "animkit/asherons_call/dat.h"
 #include "animkit/asherons_call/dat_objects.h"
 #include "animkit/asherons_call/dat_writer.h"
+#include "animkit/asherons_call/mesh_formats.h"
 #include "animkit/asherons_call/synthetic.h"
+#include "animkit/asherons_call/synthetic_meshes.h"
 #include "fuzz/common/scenario_gen.h"
 
 using namespace animkit::asherons_call;
@@ -29,7 +32,9 @@ std::string humanoid_dat(uint32_t block_size, uint32_t max_entries) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  if (animkit::fuzz::write_seeds({humanoid_dat(1024, kDatMaxEntries), humanoid_dat(64, 3)}))
+  const std::vector<uint8_t> textured = textured_humanoid_dat();
+  if (animkit::fuzz::write_seeds({humanoid_dat(1024, kDatMaxEntries), humanoid_dat(64, 3),
+                                  std::string(textured.begin(), textured.end())}))
     std::exit(0);
   return 0;
 }
@@ -51,7 +56,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           const Setup s = setup_from_dat(dat, e.id);
           if (write_setup(s) != dat.read(e)) __builtin_trap();  // byte-exact
         } else {
-          dat.read(e);
+          // The mesh objects as `validate DAT` checks them, references included (issue 28).
+          std::vector<animkit::Finding> findings;
+          validate_mesh_object(e.id, dat.read(e),
+                               [&](uint32_t id) { return dat.find(id).has_value(); }, findings);
         }
       } catch (const animkit::Error&) {
       }

@@ -489,8 +489,10 @@ class DatDocument : public Document {
       }
       if (!any_gfx) continue;  // a motion-only dat: parts are not checked
       for (size_t i = 0; i < s.parts.size(); ++i) {
-        if (present.count(s.parts[i])) continue;
-        out.push_back({Finding::Level::kError, "MISSING_GFX_OBJECT",
+        // The invisible anchor part is never drawn (meshes page 8.1); a missing GfxObj leaves the
+        // part's joint without a mesh (12.7): a warning, as the other missing mesh objects (12.4).
+        if (present.count(s.parts[i]) || s.parts[i] == 0x010001ECu) continue;
+        out.push_back({Finding::Level::kWarning, "MISSING_GFX_OBJECT",
                        fmt::format("{} part {}", hex32(s.id), i),
                        fmt::format("Setup {} part {} names GfxObj {}, which is not in the dat",
                                    hex32(s.id), i, hex32(s.parts[i])),

@@ -102,12 +102,16 @@ std::optional<Setup> setup_option(const Options& options, const DatFile* dat) {
 
 // A Setup of N parts with no placement (identity rest), N the most parts an animation has: the
 // skeleton a table exports over when no Setup is known.
+Setup bare_setup(uint32_t num_parts) {
+  Setup s;
+  s.parts.assign(num_parts, 0x01000000u);
+  return s;
+}
+
 Setup bare_setup(const AnimationStore& store) {
   uint32_t n = 0;
   for (const auto& [id, a] : store.all()) n = std::max(n, a.num_parts);
-  Setup s;
-  s.parts.assign(n, 0x01000000u);
-  return s;
+  return bare_setup(n);
 }
 
 // The table's own rules and its references (`has`: whether an animation is there; none: not
@@ -283,7 +287,14 @@ class AnimationDocument : public Document {
   }
   std::optional<Animated> to_neutral() const override {
     if (setup_) return creature_animation_to_neutral(*setup_, a_, 30.0f, creature_);
-    return animation_to_neutral(a_, parts_ ? &*parts_ : nullptr);
+    if (parts_) return animation_to_neutral(a_, &*parts_);
+    // Issue 32 item 4: a lone animation takes the creature path too (container page 6, "Axes":
+    // Z up -> Y up), over a bare Setup of its part count, so that `import --as ac-animation`
+    // (which always maps back from glTF axes) gives it back byte for byte, with or without
+    // --setup. Only an explicit `--parts` hierarchy keeps the older export in AC's axes.
+    Animated a = creature_animation_to_neutral(bare_setup(a_.num_parts), a_, 30.0f, creature_);
+    a.notes.push_back("no Setup: a bare one of the animation's parts (identity rest)");
+    return a;
   }
 
  private:

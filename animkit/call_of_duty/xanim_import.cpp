@@ -12,6 +12,7 @@
 #include "animkit/call_of_duty/xanim_quantise.h"
 #include "animkit/call_of_duty/xanim_sample.h"
 #include "animkit/core/error.h"
+#include "animkit/core/json_text.h"
 #include "animkit/core/json_util.h"
 #include "animkit/core/sampling_job.h"
 #include "animkit/core/rotation_angle.h"
@@ -463,6 +464,27 @@ XAnimImport import_xanim(const Animated& source, const XAnimImportSettings& sett
                             b.part_names.size()));
   }
   f.header.num_parts = static_cast<int16_t>(b.part_names.size());
+  // Issue 32 item 4: an xanim stores no rest pose (§2.3: a part's translation is added to the
+  // model's base; the export's rest is identity), so a glTF rest other than the template's is
+  // named, never taken silently. (`animkit import --template` fits the file to the template's rest
+  // first, gltf/template_fit.h, and names the joints there; this is what reaches the writer when
+  // the rest is still the file's.)
+  if (original) {
+    std::vector<int> joints = b.part_joints;
+    if (b.delta_joint >= 0) joints.insert(joints.begin(), b.delta_joint);
+    for (int j : joints) {
+      const Transform& r = sk.rest[j];
+      const double move = length(r.translation);
+      const double turn = rotation_angle(r.rotation, Quat{});
+      if (move <= 1e-5 && turn <= 1e-5) continue;
+      out.notes.push_back(fmt::format(
+          "joint '{}': the glTF's rest pose differs from the template's (identity: an xanim stores "
+          "none, the game poses a part from the model's base) by {:.6g} and {:.6g} rad; written "
+          "as the glTF animates the joint: translation keys as offsets from that rest (none "
+          "without keys), rotations as posed",
+          json_text(sk.names[j]), move, turn));
+    }
+  }
 
   // Delta motion (§1.2, §2.5): a 2-component rotation without sign, and a translation.
   if (b.delta_joint >= 0) {

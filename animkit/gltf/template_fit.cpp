@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "animkit/core/error.h"
+#include "animkit/core/json_text.h"
 #include "animkit/core/sampling_job.h"
 
 namespace animkit::gltf {
@@ -207,11 +208,33 @@ std::vector<std::string> fit_to_template(Animated& source, const std::vector<std
       dropped += before - (!jt.translation.empty() + !jt.rotation.empty() + !jt.scale.empty());
     }
   }
+  // Issue 32 item 4: the joints whose own (parent-relative) rest differs are named (before their
+  // rest is replaced), so a rest edit is never taken silently; a joint without keys shows the
+  // template's rest after.
+  std::string joints;
+  size_t named = 0, differ = 0;
+  for (size_t i = 0; i < from.num_joints(); ++i) {
+    const Transform& a = from.rest[i];
+    const Transform& b = to.rest[target[i]];
+    const float turn = angle_between(a.rotation, b.rotation);
+    const float move = length(a.translation - b.translation);
+    if (!(turn > kRestAngle || move > kRestDistance * size ||
+          length(a.scale - b.scale) > kRestScale))
+      continue;
+    ++differ;
+    if (named++ < 8) {
+      joints += fmt::format("{}'{}' (moved by {:.6g}, turned by {:.6g} rad)",
+                            joints.empty() ? "" : ", ", json_text(from.names[i]), move, turn);
+    }
+  }
+  if (differ > 8) joints += fmt::format(" and {} more", differ - 8);
   for (size_t i = 0; i < from.num_joints(); ++i) source.skeleton.rest[i] = to.rest[target[i]];
   if (turned) {
-    notes.push_back(fmt::format("the file's rest differs from the template's (bone frames turned "
-                                "by up to {:.6g} rad, moved by up to {:.6g}): keys re-expressed "
-                                "against the template's rest", worst_turn, worst_move));
+    notes.push_back(fmt::format("the file's rest differs from the template's at {} joint(s){}{} "
+                                "(bone frames turned by up to {:.6g} rad, moved by up to {:.6g}): "
+                                "keys re-expressed against the template's rest; a joint without "
+                                "keys takes the template's rest",
+                                differ, joints.empty() ? "" : ": ", joints, worst_turn, worst_move));
   }
   if (dropped > 0) notes.push_back(fmt::format("{} channel(s) that only restate the rest dropped", dropped));
   for (Clip& clip : source.clips) {

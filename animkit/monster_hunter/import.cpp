@@ -6,6 +6,7 @@
 #include <bit>
 #include <cmath>
 #include <numbers>
+#include <span>
 
 #include "animkit/core/error.h"
 #include "animkit/core/joint_match.h"
@@ -266,6 +267,36 @@ bool has_slot(const AnimPack& pack, const SlotRef& ref) {
          ref.slot >= 0 && static_cast<uint64_t>(ref.slot) < pack.streams[ref.stream].size();
 }
 
+// Issue 32 item 4: a clip's END is its last key frame (notes 3, CLIP_BLOCK; motion.frames), so a
+// length edit (the glTF's duration) reaches the engine only through a key at the new last frame.
+// Tracks kept as they are, or refitted at the template's key frames, may all end earlier (a
+// channel holds its value after its last key, which the fit checked against the glTF there): the
+// played channel whose key is last gets one more key at frame n with that value and flat slopes
+// (its old last key's ease_out, unused until now, becomes 0), so the curve up to the old end is
+// unchanged and holds after it.
+void end_at(std::span<Track* const> tracks, int n, Counts& counts) {
+  Channel* last = nullptr;
+  int end = -1;
+  for (bool played_only : {true, false}) {
+    for (Track* t : tracks) {
+      for (Channel& c : t->channels) {
+        if (played_only && axis_of(c.bit) < 0) continue;
+        if (!c.keys.empty() && channel_frames(c) > end) {
+          end = channel_frames(c);
+          last = &c;
+        }
+      }
+    }
+    if (last != nullptr) break;
+  }
+  if (last == nullptr || end >= n || n > kMaxFrame) return;
+  // (Keys out of frame order would make the appended key's segment another one: left alone.)
+  if (last->keys.back().frame != end) return;
+  last->keys.back().ease_out = 0;
+  last->keys.push_back({last->keys.back().value, static_cast<int16_t>(n), 0, 0});
+  ++counts.keys;
+}
+
 // MHFU: the clip as entry `entry` over every part (motion.put). When the glTF lasts as long as
 // the entry does, each part keeps its own length (a shorter part of the entry is fitted over its
 // own frames); otherwise every part spans the glTF's.
@@ -301,6 +332,9 @@ void import_entry(AnimPack& pack, const Skeleton& skeleton, int entry, const Tar
       clip.tracks[j] = fit_joint(nt, rig.bind_offsets[j], target, j, n, replay, settings, counts);
       keyed |= !clip.tracks[j].channels.empty();
     }
+    std::vector<Track*> part_tracks;
+    for (int j : joints) part_tracks.push_back(&clip.tracks[j]);
+    end_at(part_tracks, n, counts);
     if (native != nullptr || !keyed) continue;
     // A part the entry did not drive: a new clip in its slot (one track per joint; a joint the
     // glTF leaves at rest holds still with rest keys, never an empty track).
@@ -363,6 +397,9 @@ void import_slot(AnimPack& pack, const Skeleton& skeleton, int id, const Targets
     }
     clip.tracks.push_back(fit_joint(nt, rig.bind_offsets[j], target, j, n, {}, settings, counts));
   }
+  std::vector<Track*> all;
+  for (Track& t : clip.tracks) all.push_back(&t);
+  end_at(all, n, counts);
   if (native != nullptr && clip == *native) return;  // the native object stays, still shared
   pack.clips.push_back(std::move(clip));
   pack.streams[ref.stream][ref.slot] = static_cast<int32_t>(pack.clips.size() - 1);

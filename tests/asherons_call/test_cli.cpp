@@ -3,8 +3,11 @@
 // report and its errors (exit 1 with the message).
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
 
+#include "animkit/asherons_call/animation.h"
+#include "animkit/asherons_call/frame_ops.h"
 #include "animkit/asherons_call/synthetic.h"
 #include "animkit/core/json_util.h"
 #include "animkit/core/registry.h"
@@ -97,6 +100,47 @@ TEST_F(AcCli, ImportErrors) {
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("name the dat too"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir_ / "x.bin"));
+}
+
+// Issue 32 item 4: an Animation exported alone (no --setup) is in glTF axes as the creature
+// export is (container page 6, "Axes": (x, y, z) -> (-x, z, y)), so the import, which always maps
+// back from glTF axes, gives the same bytes with and without --setup. Before, the lone export
+// kept AC's axes and part origin (0, 0, 1) came back as (-0, 1, 0).
+TEST_F(AcCli, LoneAnimationExportImportsBackWithAndWithoutSetup) {
+  Animation a = synthetic_animation(0x03000777, 7, 5, true);
+  for (size_t k = 0; k < a.frames.size(); ++k) {
+    const float f = static_cast<float>(k);
+    a.frames[k].parts[0] = AFrame{{0, 0, 1}, Quat::identity()};
+    a.frames[k].parts[1].origin = {0.3f, 0.2f + 0.01f * f, 1.1f};
+    a.frames[k].parts[1].orientation = axis_angle({0.6f, 0, 0.8f}, 0.1f * f - 0.2f);
+    a.pos_frames[k] = AFrame{{0.01f * f, 0.05f, 0.002f}, axis_angle({0, 0, 1}, 0.02f + 0.01f * f)};
+  }
+  a.frames[2].hooks.push_back({1, 0, {0x0A000010}});
+  const std::vector<uint8_t> original = write_animation(a);
+  write_file(dir_ / "anim.bin", original);
+  ASSERT_EQ(Run("export " + P("anim.bin") + " -o " + P("a.glb")).code, 0);
+
+  // The glb holds part_0's origin in glTF axes: (-0, 1, 0) as three little-endian floats.
+  const std::string glb = Slurp(dir_ / "a.glb");
+  const float y_up[3] = {-0.0f, 1.0f, 0.0f};
+  EXPECT_NE(glb.find(std::string(reinterpret_cast<const char*>(y_up), sizeof y_up)),
+            std::string::npos);
+
+  const std::string setup = " --setup '" + (dir_ / "portal.dat").string() + ":0x02000001'";
+  for (const std::string& extra : {std::string(), setup}) {
+    const Result r = Run("import " + P("a.glb") + " --as ac-animation --template " +
+                         P("anim.bin") + extra + " -o " + P("back.bin"));
+    ASSERT_EQ(r.code, 0) << extra << r.err;
+    EXPECT_NE(r.out.find("identical to the template"), std::string::npos) << extra << r.out;
+    EXPECT_EQ(Slurp(dir_ / "back.bin"), std::string(original.begin(), original.end())) << extra;
+  }
+  // Without a template the part keys are still AC's: part_0 at (0, 0, 1).
+  ASSERT_EQ(Run("import " + P("a.glb") + " --as ac-animation-json -o " + P("back.json")).code, 0);
+  const Animation back = animation_from_json(parse_json(Slurp(dir_ / "back.json")));
+  ASSERT_EQ(back.frames.size(), a.frames.size());
+  EXPECT_EQ(back.frames[3].parts[0].origin.x, 0.0f);
+  EXPECT_EQ(back.frames[3].parts[0].origin.y, 0.0f);
+  EXPECT_EQ(back.frames[3].parts[0].origin.z, 1.0f);
 }
 
 }  // namespace

@@ -319,6 +319,49 @@ TEST_F(CodCli, ExportThenImportGivesTheXAnimBack) {
             1);
 }
 
+// Issue 32 item 4: a rest pose edited in the glTF (a node's translation and rotation) is named
+// in a note when imported with the template (the template fit names the joints whose rest
+// differs); the unchanged file has no such note.
+TEST_F(CodCli, ImportNamesAJointWhoseRestPoseChanged) {
+  const std::vector<uint8_t> walk = testing::several_parts();
+  Write("walk", std::string(walk.begin(), walk.end()));
+  ASSERT_EQ(Run("export " + P("walk") + " -o " + P("walk.gltf")).code, 0);
+  Json g = parse_json(Slurp(dir_ / "walk.gltf"), "walk.gltf");
+  Result r = Run("import " + P("walk.gltf") + " --as cod-xanim --template " + P("walk") +
+                 " --dry-run --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Json plain = parse_json(r.out, "out");
+  for (const Json& n : plain["notes"]) EXPECT_EQ(n.get<std::string>().find("rest"), std::string::npos) << n;
+  int edited = 0;
+  for (Json& node : g["nodes"]) {
+    if (node.value("name", "") == "j_still") {
+      node["translation"] = Json::array({0, 0, 1});
+      ++edited;
+    }
+  }
+  ASSERT_EQ(edited, 1);
+  // The rest a tool writes moves the bind pose too: here the skin gives none (inverse bind
+  // matrices are optional), so the nodes' transforms are the rest. (An edit of the node alone,
+  // the inverse bind matrices kept, is a pose the reader takes the bind pose's rest over.)
+  ASSERT_TRUE(g["skins"][0].contains("inverseBindMatrices"));
+  g["skins"][0].erase("inverseBindMatrices");
+  Write("moved.gltf", g.dump());
+  r = Run("import " + P("moved.gltf") + " --as cod-xanim --template " + P("walk") +
+          " --dry-run --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  bool named = false;
+  const Json moved = parse_json(r.out, "out");
+  for (const Json& n : moved["notes"]) {
+    const std::string text = n.get<std::string>();
+    if (text.find("rest differs") != std::string::npos) {
+      named = true;
+      EXPECT_NE(text.find("at 1 joint(s): 'j_still' (moved by 1, turned by 0 rad)"), std::string::npos)
+          << text;
+    }
+  }
+  EXPECT_TRUE(named) << r.out;
+}
+
 // `animkit play` with "engine": "call_of_duty" and `cod pose` (issue 26): the §2.6 example
 // played from a tree beside the scenario and an xanim from a game folder's pk3.
 TEST_F(CodCli, PlayAndPose) {

@@ -76,6 +76,32 @@ TEST(CodXAnimImport, UnchangedExportGivesTheOriginalBytes) {
   EXPECT_LE(x.report["max_error"]["j_hold"].get<double>(), 1e-4);  // a constant: no span
 }
 
+// Issue 32 item 4: a glTF rest pose other than the template's (identity: an xanim stores none)
+// reaches the writer as a note naming the joint, never silently; an unchanged export has none.
+TEST(CodXAnimImport, RestPoseDifferenceIsANoteNamingTheJoint) {
+  const B original = several_parts();
+  const XAnimFile t = parse_xanim(original, "anim");
+  XAnimImportSettings s;
+  s.original = &t;
+  Animated a = read_glb(export_glb(original));
+  for (const std::string& n : import_xanim(a, s).notes)
+    EXPECT_EQ(n.find("rest pose"), std::string::npos) << n;
+  const int still = *a.skeleton.find("j_still");
+  const int hold = *a.skeleton.find("j_hold");
+  a.skeleton.rest[still].translation = {0, 0, 1};
+  a.skeleton.rest[hold].rotation = axis_angle({0, 0, 1}, 0.5f);
+  const std::vector<std::string> notes = import_xanim(a, s).notes;
+  int named = 0;
+  for (const std::string& n : notes) {
+    if (n.find("rest pose differs") == std::string::npos) continue;
+    ++named;
+    EXPECT_TRUE(n.starts_with("joint 'j_still'") || n.starts_with("joint 'j_hold'")) << n;
+    if (n.starts_with("joint 'j_still'")) EXPECT_NE(n.find("by 1 and 0 rad"), std::string::npos) << n;
+    if (n.starts_with("joint 'j_hold'")) EXPECT_NE(n.find("and 0.5 rad"), std::string::npos) << n;
+  }
+  EXPECT_EQ(named, 2);
+}
+
 TEST(CodXAnimImport, TwoByteFrameIndicesComeBack) {
   const B original = long_clip();
   EXPECT_EQ(import_glb(export_glb(original)).bytes, original);

@@ -369,6 +369,60 @@ TEST(MhImport, ARetimedClipSpansTheNewLengthInEveryPart) {
   EXPECT_LE(engine_error(m.skeleton, pack, a, clip_named(a, "entry_001"), 1), 2 * (1 + 1e-6));
 }
 
+// Issue 32 item 4: an edit of the length alone (extras.duration 10 frames longer, the keys as
+// exported) is written without --refit: every part's clip ends at the new last frame (END is the
+// last key frame, notes 3), the keys up to the old end are the template's, and the engine's
+// playback stays within the tolerance of the glTF at every frame (the last pose held).
+TEST(MhImport, ALengthEditAloneIsWrittenWithoutRefit) {
+  const Monster m = mhfu_monster();
+  Animated a = exported(m);
+  for (animkit::Clip& c : a.clips)
+    if (c.name == "entry_001") c.duration += 10.f / 30.f;
+  a = through_glb(a);
+  const int old_end = frames(*part_clip(m.pack, 0, 1));
+  AnimPack pack = m.pack;
+  const std::vector<ClipImport> clips = import_clips(a, m.skeleton, pack, {});
+  EXPECT_EQ(clips[1].frames, old_end + 10);
+  for (int part = 0; part < 3; ++part) {
+    const Clip* c = part_clip(pack, part, 1);
+    ASSERT_NE(c, nullptr);
+    EXPECT_EQ(frames(*c), old_end + 10) << part;
+  }
+  // The body (part 0) followed the glTF as it was: each channel's keys start with the template's
+  // (values and frames; only the old last key's unused ease_out may change).
+  const Clip* before = part_clip(m.pack, 0, 1);
+  const Clip* after = part_clip(pack, 0, 1);
+  ASSERT_EQ(before->tracks.size(), after->tracks.size());
+  for (size_t t = 0; t < before->tracks.size(); ++t) {
+    ASSERT_EQ(before->tracks[t].channels.size(), after->tracks[t].channels.size()) << t;
+    for (size_t c = 0; c < before->tracks[t].channels.size(); ++c) {
+      const std::vector<Keyframe>& k0 = before->tracks[t].channels[c].keys;
+      const std::vector<Keyframe>& k1 = after->tracks[t].channels[c].keys;
+      ASSERT_GE(k1.size(), k0.size());
+      for (size_t k = 0; k < k0.size(); ++k) {
+        EXPECT_EQ(k1[k].frame, k0[k].frame);
+        EXPECT_EQ(k1[k].value, k0[k].value);
+      }
+    }
+  }
+  EXPECT_TRUE(validate(&m.skeleton, &pack).empty());
+  EXPECT_LE(engine_error(m.skeleton, pack, a, clip_named(a, "entry_001"), 1), 2 * (1 + 1e-6));
+
+  // MHP3rd: the slot's clip ends at the new length too.
+  const Monster p = mhp3rd_monster();
+  Animated b = exported(p);
+  ASSERT_FALSE(b.clips.empty());
+  b.clips[0].duration += 10.f / 30.f;
+  b = through_glb(b);
+  const SlotRef ref = clip_slot(std::stoi(b.clips[0].name.substr(5)));
+  const int p_end = frames(*p.pack.clip(ref.stream, ref.slot));
+  AnimPack ppack = p.pack;
+  import_clips(b, p.skeleton, ppack, {});
+  EXPECT_EQ(frames(*ppack.clip(ref.stream, ref.slot)), p_end + 10);
+  EXPECT_LE(engine_error(p.skeleton, ppack, b, b.clips[0], std::stoi(b.clips[0].name.substr(5))),
+            2 * (1 + 1e-6));
+}
+
 TEST(MhImport, APartTheEntryDidNotDriveGetsItsOwnClip) {
   // Entry 5 is the head's alone; the glTF moves the body too: stream 0 slot 5 gets a clip of one
   // track per body joint (the joints left at rest hold still with rest keys, never empty).

@@ -12,49 +12,21 @@ writes neutral JSON, animkit reads it back, and its poses at the same keys match
 Exits 1 on the first difference above the tolerance.
 """
 
-import argparse
 import os
 import sys
 import tempfile
 
 import bpy
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # blender_testing, animkit_io
+from blender_testing import FAILURES, check, clear_scene, parse_args  # noqa: E402
 
-def parse_args():
-    argv = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
-    p = argparse.ArgumentParser(prog="test_animkit_io.py")
-    p.add_argument("--module", required=True, help="the folder holding the animkit package")
-    p.add_argument("--demo", required=True, help="a folder to write the demo files into")
-    p.add_argument("--tolerance", type=float, default=1e-4)
-    return p.parse_args(argv)
-
-
-ARGS = parse_args()
-sys.path.insert(0, os.path.abspath(ARGS.module))
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+ARGS = parse_args(
+    "test_animkit_io.py", lambda p: p.add_argument("--tolerance", type=float, default=1e-4))
 import animkit  # noqa: E402
 import numpy as np  # noqa: E402
 
 import animkit_io  # noqa: E402
-
-FAILURES = []
-
-
-def check(ok, what):
-    if not ok:
-        FAILURES.append(what)
-        print("FAIL:", what)
-
-
-def clear_scene():
-    for o in list(bpy.data.objects):
-        bpy.data.objects.remove(o)
-    for a in list(bpy.data.actions):
-        bpy.data.actions.remove(a)
-    for a in list(bpy.data.armatures):
-        bpy.data.armatures.remove(a)
-    for m in list(bpy.context.scene.timeline_markers):
-        bpy.context.scene.timeline_markers.remove(m)
 
 
 def key_times(clip):

@@ -15,7 +15,6 @@ Hunter clip carries no events: those parts are checked where the format holds th
 the first difference.
 """
 
-import argparse
 import os
 import sys
 import time
@@ -23,39 +22,14 @@ import time
 import bpy
 from mathutils import Quaternion
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # blender_testing, animkit_io
+from blender_testing import FAILURES, check, clear_scene, parse_args, setup_file  # noqa: E402
 
-def parse_args():
-    argv = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
-    p = argparse.ArgumentParser(prog="test_export_formats.py")
-    p.add_argument("--module", required=True)
-    p.add_argument("--demo", required=True)
-    return p.parse_args(argv)
-
-
-ARGS = parse_args()
-sys.path.insert(0, os.path.abspath(ARGS.module))
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+ARGS = parse_args("test_export_formats.py")
 import animkit  # noqa: E402
 import numpy as np  # noqa: E402
 
 import animkit_io  # noqa: E402
-
-FAILURES = []
-
-
-def check(ok, what):
-    if not ok:
-        FAILURES.append(what)
-        print("FAIL:", what)
-
-
-def clear_scene():
-    for o in list(bpy.data.objects):
-        bpy.data.objects.remove(o)
-    for a in list(bpy.data.actions):
-        bpy.data.actions.remove(a)
-    for a in list(bpy.data.armatures):
-        bpy.data.armatures.remove(a)
 
 
 def rotation_angle(a, b):
@@ -184,19 +158,6 @@ def run(name, path, fmt, options, edit_events=True, edit_length=True, edit_keys=
     return out
 
 
-def setup_file(dat):
-    """The demo dat's Setup 0x02000001 as a file (`animkit ac extract`), to decode an animation
-    with its parts as the skeleton."""
-    import subprocess
-
-    cli = os.environ.get("ANIMKIT_CLI") or os.path.join(
-        os.path.dirname(os.path.abspath(ARGS.module)), "tools", "animkit", "animkit")
-    out = os.path.join(os.path.dirname(dat), "setup-0x02000001.bin")
-    subprocess.run([cli, "ac", "extract", dat, "0x02000001", "-o", out], check=True,
-                   stdout=subprocess.DEVNULL)
-    return out
-
-
 def main():
     animkit_io.register()
     demo = os.path.abspath(ARGS.demo)
@@ -213,7 +174,7 @@ def main():
     run("call_of_duty", xanim, "cod-xanim", {}, implicit_end=True)
     dat = os.path.join(demo, "asherons_call", "humanoid.dat")
     run("asherons_call", dat, "ac-animation", {"id": "0x03000100", "setup": "0x02000001"},
-        decode={"setup": setup_file(dat)},
+        decode={"setup": setup_file(dat, ARGS.module)},
         original=os.path.join(demo, "asherons_call", "animations", "0x03000100.bin"))
     run("shadow_of_war", os.path.join(demo, "shadow_of_war.anix"), "sow-anix", {},
         edit_length=False, edit_keys=False)

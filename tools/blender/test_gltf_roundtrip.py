@@ -13,7 +13,6 @@ does at every frame (model space, within the format's quantisation), with the or
 lengths and events. Exits 1 on the first difference.
 """
 
-import argparse
 import os
 import sys
 import tempfile
@@ -21,27 +20,12 @@ import time
 
 import bpy
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # blender_testing, animkit_io
+from blender_testing import FAILURES, check, parse_args, setup_file  # noqa: E402
 
-def parse_args():
-    argv = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
-    p = argparse.ArgumentParser(prog="test_gltf_roundtrip.py")
-    p.add_argument("--module", required=True)
-    p.add_argument("--demo", required=True)
-    return p.parse_args(argv)
-
-
-ARGS = parse_args()
-sys.path.insert(0, os.path.abspath(ARGS.module))
+ARGS = parse_args("test_gltf_roundtrip.py")
 import animkit  # noqa: E402
 import numpy as np  # noqa: E402
-
-FAILURES = []
-
-
-def check(ok, what):
-    if not ok:
-        FAILURES.append(what)
-        print("FAIL:", what)
 
 
 def blender_round_trip(glb, out, fps):
@@ -99,19 +83,6 @@ def run(name, template, fmt, tol_pos, tol_rot, decode=None, **options):
           f"notes {report['notes'][:3]}; {time.time() - t0:.1f} s")
 
 
-def setup_file(dat):
-    """The demo dat's Setup 0x02000001 as a file (`animkit ac extract`), to decode an animation
-    with its parts as the skeleton."""
-    import subprocess
-
-    cli = os.environ.get("ANIMKIT_CLI") or os.path.join(
-        os.path.dirname(os.path.abspath(ARGS.module)), "tools", "animkit", "animkit")
-    out = os.path.join(os.path.dirname(dat), "setup-0x02000001.bin")
-    subprocess.run([cli, "ac", "extract", dat, "0x02000001", "-o", out], check=True,
-                   stdout=subprocess.DEVNULL)
-    return out
-
-
 def main():
     demo = os.path.abspath(ARGS.demo)
     animkit.demo(demo)
@@ -126,7 +97,7 @@ def main():
     run("call_of_duty", xanim, "cod-xanim", 2e-3, 5e-3)
     ac = os.path.join(demo, "asherons_call")
     dat = os.path.join(ac, "humanoid.dat")  # an animation with its Setup's parts as the skeleton
-    run("asherons_call", dat, "ac-animation", 2e-3, 5e-3, decode={"setup": setup_file(dat)},
+    run("asherons_call", dat, "ac-animation", 2e-3, 5e-3, decode={"setup": setup_file(dat, ARGS.module)},
         id="0x03000100", setup="0x02000001")
     run("shadow_of_war", os.path.join(demo, "shadow_of_war.anix"), "sow-anix", 2e-3, 5e-3)
     if FAILURES:

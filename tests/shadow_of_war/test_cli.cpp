@@ -167,7 +167,13 @@ TEST_F(SowCli, BuildOfAMillionEventsIsLinear) {
   const Result r = Run("sow build " + P("big.json") + " -o " + P("back.anix"));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(r.code, 0) << r.err;
+  // Wall time of the child: the sanitizers' slowdown and a loaded machine (32.6 s was seen under
+  // ASan with a build beside it) get room; the quadratic step would need many minutes.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_UNDEFINED__)
+  EXPECT_LT(seconds, 120.0);
+#else
   EXPECT_LT(seconds, 30.0);
+#endif
   EXPECT_EQ(Slurp(P("back.anix")), Slurp(P("big.anix")));
 }
 

@@ -276,6 +276,48 @@ class ObjectDocument : public Document {
     validate_object<K>(object_, bytes_, key_, has_, out);
     return out;
   }
+  // A GfxObj alone exports as a static mesh (issue 28 item 2): one joint at the origin with the
+  // object's drawing polygons bound to it (7; axes C, 8). Its Surfaces are other objects, so each
+  // surface is a white material naming its id (12.4), as a creature's missing Surface is.
+  std::optional<Animated> to_neutral() const override {
+    if constexpr (std::is_same_v<K, GfxObjKind>) {
+      Animated a;
+      a.skeleton.add_joint(fmt::format("gfx_obj_{:08X}", object_.id), -1, Transform{});
+      a.notes.push_back("a GfxObj alone: one joint at the origin; its Surfaces are not in the file "
+                        "(white materials named by their ids)");
+      return a;
+    }
+    return std::nullopt;
+  }
+  std::optional<MeshSet> mesh_set(std::vector<std::string>& notes) const override {
+    if constexpr (std::is_same_v<K, GfxObjKind>) {
+      MeshSet set;
+      for (const PartTriangles& t : gfx_obj_triangles(object_, notes)) {
+        if (t.indices.empty()) continue;
+        Material mat;
+        mat.name = fmt::format("surface_{:08X}", t.surface_id);
+        mat.extras = Json{{"surface", hex32(t.surface_id)}, {"double_sided", t.double_sided}};
+        Mesh m;
+        m.name = fmt::format("{:08X}_{:08X}", object_.id, t.surface_id);
+        m.material = static_cast<int>(set.materials.size());
+        set.materials.push_back(std::move(mat));
+        for (size_t v = 0; v < t.positions.size(); ++v) {
+          m.positions.push_back(to_gltf_axes(t.positions[v]));
+          const Vec3 n = to_gltf_axes(t.normals[v]);  // unit already (gfx_obj_triangles)
+          const float l = length(n);
+          m.normals.push_back(l < 0.5f ? Vec3{0, 1, 0} : n * (1 / l));
+          m.uvs.push_back(t.uvs[v]);
+        }
+        m.indices = t.indices;
+        m.joints.assign(m.positions.size(), {0, 0, 0, 0});
+        m.weights.assign(m.positions.size(), {1, 0, 0, 0});
+        set.meshes.push_back(std::move(m));
+      }
+      if (set.meshes.empty()) notes.push_back("the GfxObj draws no polygon of 3 or more points");
+      return set;
+    }
+    return std::nullopt;
+  }
 
  private:
   std::vector<uint8_t> bytes_;

@@ -14,5 +14,8 @@ dat="$out/demo/asherons_call/humanoid.dat"
 # Issue 28: the textured humanoid (every pixel format, solid, clip map, two-sided, scaled parts).
 "$animkit" export "$out/demo/asherons_call/textured.dat" --setup 0x02000002 -o "$out/textured.glb" >/dev/null
 "$animkit" export "$out/demo/asherons_call/textured.dat" --setup 0x02000002 -o "$out/textured.gltf" >/dev/null
+# Issue 28 item 2: a GfxObj extracted alone exports as a static mesh on one joint.
+"$animkit" ac extract "$out/demo/asherons_call/textured.dat" 0x01000004 -o "$out/gfx_obj.bin" >/dev/null
+"$animkit" export "$out/gfx_obj.bin" -o "$out/gfx-obj.glb" | grep -q ", [1-9][0-9]* meshes"
 cd "$source_dir"
 node tools/validate_gltf.mjs "$out"/*.glb "$out"/*.gltf "$out/demo/asherons_call/creature.glb"

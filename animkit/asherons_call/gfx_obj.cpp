@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "animkit/asherons_call/command_ids.h"
+#include "animkit/asherons_call/vec3_io.h"
 #include "animkit/core/error.h"
 #include "animkit/core/limits.h"
 
@@ -47,18 +48,6 @@ bool GfxObj::operator==(const GfxObj& o) const {
 
 namespace {
 
-Vec3 vec3(Reader& r) {
-  Vec3 v;
-  v.x = r.f32();
-  v.y = r.f32();
-  v.z = r.f32();
-  return v;
-}
-void put_vec3(Writer& w, Vec3 v) {
-  w.f32(v.x);
-  w.f32(v.y);
-  w.f32(v.z);
-}
 
 // A count of items of at least `min_size` bytes each, checked against the bytes left.
 void check_count(Reader& r, uint64_t n, uint64_t min_size, const char* what, uint64_t at) {
@@ -190,8 +179,8 @@ GfxObj read_gfx_obj(Bytes bytes, uint64_t base) {
   for (SWVertex& v : g.vertices) {
     v.key = r.u16();
     const uint16_t nuv = r.u16();
-    v.origin = vec3(r);
-    v.normal = vec3(r);
+    v.origin = read_vec3(r);
+    v.normal = read_vec3(r);
     at = r.offset();
     check_count(r, nuv, 8, "vertex UVs", at);
     v.uvs.resize(nuv);
@@ -204,7 +193,7 @@ GfxObj read_gfx_obj(Bytes bytes, uint64_t base) {
     g.physics_polygons = read_polygons(r, g.num_physics_polygons, "physics polygons");
     g.physics_bsp = read_bsp(r, false, g.physics_bsp_nodes);
   }
-  g.sort_center = vec3(r);
+  g.sort_center = read_vec3(r);
   if (g.flags & kGfxHasDrawing) {
     g.drawing_polygons = read_polygons(r, g.num_drawing_polygons, "drawing polygons");
     g.drawing_bsp = read_bsp(r, true, g.drawing_bsp_nodes);
@@ -227,8 +216,8 @@ std::vector<uint8_t> write_gfx_obj(const GfxObj& g) {
     if (v.uvs.size() > 0xFFFF) throw Error(fmt::format("vertex {}: {} UVs (max 65535)", v.key, v.uvs.size()));
     w.u16(v.key);
     w.u16(static_cast<uint16_t>(v.uvs.size()));
-    put_vec3(w, v.origin);
-    put_vec3(w, v.normal);
+    write_vec3(w, v.origin);
+    write_vec3(w, v.normal);
     for (const auto& uv : v.uvs) {
       w.f32(uv[0]);
       w.f32(uv[1]);
@@ -239,7 +228,7 @@ std::vector<uint8_t> write_gfx_obj(const GfxObj& g) {
     for (const Polygon& p : g.physics_polygons) put_polygon(w, p);
     w.bytes(g.physics_bsp);
   }
-  put_vec3(w, g.sort_center);
+  write_vec3(w, g.sort_center);
   if (g.flags & kGfxHasDrawing) {
     write_cu32(w, {static_cast<uint32_t>(g.drawing_polygons.size()), g.num_drawing_polygons.width});
     for (const Polygon& p : g.drawing_polygons) put_polygon(w, p);

@@ -4,6 +4,7 @@
 
 #include "animkit/asherons_call/command_ids.h"
 #include "animkit/asherons_call/json_helpers.h"
+#include "animkit/asherons_call/vec3_io.h"
 #include "animkit/core/writer.h"
 
 namespace animkit::asherons_call {
@@ -12,11 +13,6 @@ namespace {
 
 // dat page, "MotionData": pad to a 4-byte boundary counted from the object's start.
 size_t pad_after_header(size_t header_end) { return (4 - header_end % 4) % 4; }
-
-Vec3 read_vec3(Reader& r) {
-  const float x = r.f32(), y = r.f32(), z = r.f32();
-  return {x, y, z};
-}
 
 uint32_t read_count(Reader& r, size_t min_entry_size, const char* what) {
   const uint64_t at = r.offset();

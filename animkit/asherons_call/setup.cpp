@@ -6,6 +6,7 @@
 
 #include "animkit/asherons_call/command_ids.h"
 #include "animkit/asherons_call/json_helpers.h"
+#include "animkit/asherons_call/vec3_io.h"
 #include "animkit/core/error.h"
 #include "animkit/core/limits.h"
 #include "animkit/core/writer.h"
@@ -25,26 +26,14 @@ uint32_t count(Reader& r, uint64_t size, const char* what) {
   return n;
 }
 
-Vec3 vec3(Reader& r) {
-  Vec3 v;
-  v.x = r.f32();
-  v.y = r.f32();
-  v.z = r.f32();
-  return v;
-}
-void put_vec3(Writer& w, Vec3 v) {
-  w.f32(v.x);
-  w.f32(v.y);
-  w.f32(v.z);
-}
 Sphere sphere(Reader& r) {
   Sphere s;
-  s.origin = vec3(r);
+  s.origin = read_vec3(r);
   s.radius = r.f32();
   return s;
 }
 void put_sphere(Writer& w, const Sphere& s) {
-  put_vec3(w, s.origin);
+  write_vec3(w, s.origin);
   w.f32(s.radius);
 }
 
@@ -93,7 +82,7 @@ Setup read_setup(Bytes bytes) {
   if (s.flags & kSetupHasDefaultScale) {
     if (!fits(n, 12, r.remaining())) r.fail(fmt::format("default_scale: {} x 12 bytes", n));
     s.default_scale.resize(n);
-    for (Vec3& v : s.default_scale) v = vec3(r);
+    for (Vec3& v : s.default_scale) v = read_vec3(r);
   }
   s.holding_locations = locations(r, "holding_locations");
   s.connection_points = locations(r, "connection_points");
@@ -106,7 +95,7 @@ Setup read_setup(Bytes bytes) {
   }
   s.cyl_spheres.resize(count(r, 20, "cyl_spheres"));
   for (CylSphere& c : s.cyl_spheres) {
-    c.origin = vec3(r);
+    c.origin = read_vec3(r);
     c.radius = r.f32();
     c.height = r.f32();
   }
@@ -155,7 +144,7 @@ std::vector<uint8_t> write_setup(const Setup& s) {
     for (uint32_t p : s.parent_index) w.u32(p);
   }
   if (s.flags & kSetupHasDefaultScale) {
-    for (Vec3 v : s.default_scale) put_vec3(w, v);
+    for (Vec3 v : s.default_scale) write_vec3(w, v);
   }
   put_locations(w, s.holding_locations);
   put_locations(w, s.connection_points);
@@ -170,7 +159,7 @@ std::vector<uint8_t> write_setup(const Setup& s) {
   }
   w.u32(static_cast<uint32_t>(s.cyl_spheres.size()));
   for (const CylSphere& c : s.cyl_spheres) {
-    put_vec3(w, c.origin);
+    write_vec3(w, c.origin);
     w.f32(c.radius);
     w.f32(c.height);
   }

@@ -7,9 +7,12 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "animkit/call_of_duty/player_kernels.h"
 #include "animkit/core/error.h"
 
 namespace animkit::call_of_duty {
+
+namespace kernels = player_kernels;
 
 namespace {
 
@@ -23,32 +26,6 @@ constexpr float kMaxWrapLoop = 1024.0f;
 
 static_assert(sizeof(Quat) == 4 * sizeof(float));
 
-// One part's 4 lanes as one vector: the compiler's generic vectors (SSE2 on any x86-64, NEON on
-// arm64; Highway's static target on this toolchain's baseline flags is its scalar one, and the
-// runtime dispatch of soa_kernels costs more than 4 lanes win). Each lane is computed on its
-// own, so the results are the scalar float32 ones bit for bit (and -ffp-contract=off: no FMA).
-typedef float V4 __attribute__((vector_size(16)));
-V4 load4(const float* p) {
-  V4 v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-void store4(float* p, V4 v) { std::memcpy(p, &v, sizeof v); }
-V4 splat(float x) { return V4{x, x, x, x}; }
-typedef int32_t V4i __attribute__((vector_size(16)));
-// Lane by lane: `yes` where the mask is set, else `no` (bits, so -0 and NaN pass unchanged).
-V4 select(V4i mask, V4 yes, V4 no) {
-  V4i a, b;
-  std::memcpy(&a, &yes, sizeof a);
-  std::memcpy(&b, &no, sizeof b);
-  const V4i r = (a & mask) | (b & ~mask);
-  V4 out;
-  std::memcpy(&out, &r, sizeof out);
-  return out;
-}
-// IEEE square root per lane (correctly rounded, as std::sqrt on a float).
-V4 sqrt4(V4 v) { return V4{std::sqrt(v[0]), std::sqrt(v[1]), std::sqrt(v[2]), std::sqrt(v[3])}; }
-
 // §2.1's sparse search from the key found at the last update: the i with idx[i] <= f < idx[i+1]
 // (0 when f < idx[0]), what the search by halves finds on a non-decreasing list.
 uint32_t cursor_search(const std::vector<uint16_t>& frames, uint32_t i, uint32_t f) {
@@ -61,75 +38,6 @@ uint32_t cursor_search(const std::vector<uint16_t>& frames, uint32_t i, uint32_t
   }
   return i;
 }
-
-// A dense run of `count` parts (a multiple of 4) into the accumulators from slot `base`:
-// lanes += f32(f32(a + f32(f32(b - a) * frac)) * scale), translation += f32(lerp * weight),
-// weight += weight; a 2-component part keeps its x, y sums. Parts are independent, so each
-// vector lane is one part's scalar steps.
-struct RunArgs {
-  const float* ka = nullptr;  // the run's keys at the span's first key: [lane][part]
-  const float* kb = nullptr;  // ... at its second key
-  const int32_t* mask = nullptr;
-  size_t count = 0, base = 0;
-  float* acc[8] = {};
-  float frac = 0, scale = 0, weight = 0;
-};
-
-// The step over W parts with vector types VF / VI (a macro: the same text is compiled for each
-// target below).
-#define ANIMKIT_COD_DENSE_STEP(VF, VI, W)                                                   \
-  for (; j + (W) <= r.count; j += (W)) {                                                  \
-    const size_t slot = r.base + j;                                                       \
-    VI two;                                                                               \
-    __builtin_memcpy(&two, r.mask + j, sizeof two);                                       \
-    const VF frac = VF{} + r.frac, scale = VF{} + r.scale, weight = VF{} + r.weight;      \
-    for (int l = 0; l < 7; ++l) {                                                         \
-      VF a, b, sum;                                                                       \
-      __builtin_memcpy(&a, r.ka + l * r.count + j, sizeof a);                             \
-      __builtin_memcpy(&b, r.kb + l * r.count + j, sizeof b);                             \
-      __builtin_memcpy(&sum, r.acc[l] + slot, sizeof sum);                                \
-      VF out = sum + (a + (b - a) * frac) * (l < 4 ? scale : weight);                     \
-      if (l < 2) {                                                                        \
-        VI o, k;                                                                          \
-        __builtin_memcpy(&o, &out, sizeof o);                                             \
-        __builtin_memcpy(&k, &sum, sizeof k);                                             \
-        o = (k & two) | (o & ~two);                                                       \
-        __builtin_memcpy(&out, &o, sizeof o);                                             \
-      }                                                                                   \
-      __builtin_memcpy(r.acc[l] + slot, &out, sizeof out);                                \
-    }                                                                                     \
-    VF w;                                                                                 \
-    __builtin_memcpy(&w, r.acc[7] + slot, sizeof w);                                      \
-    w = w + weight;                                                                       \
-    __builtin_memcpy(r.acc[7] + slot, &w, sizeof w);                                      \
-  }
-
-void dense_run_4(const RunArgs& r) {
-  size_t j = 0;
-  ANIMKIT_COD_DENSE_STEP(V4, V4i, 4)
-}
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-// 8 lanes where the CPU has AVX (no FMA: AVX alone has none, and -ffp-contract=off).
-typedef float V8 __attribute__((vector_size(32)));
-typedef int32_t V8i __attribute__((vector_size(32)));
-__attribute__((target("avx"))) void dense_run_8(const RunArgs& r) {
-  size_t j = 0;
-  ANIMKIT_COD_DENSE_STEP(V8, V8i, 8)
-  ANIMKIT_COD_DENSE_STEP(V4, V4i, 4)
-}
-void dense_run(const RunArgs& r) {
-  static const bool avx = __builtin_cpu_supports("avx");
-  if (avx) {
-    dense_run_8(r);
-  } else {
-    dense_run_4(r);
-  }
-}
-#else
-void dense_run(const RunArgs& r) { dense_run_4(r); }
-#endif
-#undef ANIMKIT_COD_DENSE_STEP
 
 }  // namespace
 
@@ -163,6 +71,7 @@ TreePlayer::TreePlayer(XAnim tree, std::vector<PlayLeafAnim> anims) : tree_(std:
                                 leaf.file->name, i, e.name, h.frame_rate));
       }
       leaf.n = leaf.file->frame_count_minus_one();
+      leaf.at = xanim_frame(0.0f, leaf.n);  // t = 0 until the leaf advances
       leaf.frequency = h.frequency();
       leaf.notes = xanim_notes(*leaf.file);
       // §2.3 / §6.5: of several parts with one name, the highest-indexed binds.
@@ -249,10 +158,14 @@ TreePlayer::TreePlayer(XAnim tree, std::vector<PlayLeafAnim> anims) : tree_(std:
   const size_t parts = part_names_.size();
   levels_.resize(depth_max + 2);
   for (Accum& a : levels_) {
-    a.stride = (parts + 3) / 4 * 4;
-    a.data.assign(8 * a.stride, 0.0f);
+    a.stride = (parts + kernels::kStrideMultiple - 1) / kernels::kStrideMultiple *
+               kernels::kStrideMultiple;
+    a.data.assign(kernels::kLanes * a.stride, 0.0f);
   }
+  divided_.stride = levels_[0].stride;
+  divided_.data.assign(kernels::kLanes * divided_.stride, 0.0f);
   pose_.resize(parts);
+  weighted_.assign(count, 0);
   server_notes_.reserve(note_capacity);
   client_notes_.reserve(note_capacity);
   deltas_.reserve(count);
@@ -360,7 +273,16 @@ void TreePlayer::update(float dt) {
   // §2.2: blend from the root (weight 1), then divide the top by the accumulated weight.
   Accum& top = levels_[0];
   top.clear();
+  weighted_top_ = 0;
   blend(0, 1.0f, 0, true);
+  // §6.1: a division per lane and per component, not a multiply by the reciprocal.
+  {
+    const float* sums[kernels::kLanes];
+    float* quotients[kernels::kLanes - 1];
+    for (int l = 0; l < kernels::kLanes; ++l) sums[l] = top.lane(l);
+    for (int l = 0; l < kernels::kLanes - 1; ++l) quotients[l] = divided_.lane(l);
+    kernels::divide_by_weight(sums, quotients, top.stride);
+  }
   for (size_t p = 0; p < pose_.size(); ++p) {
     PlayPart& out = pose_[p];
     out.weight = top.lane(kWeightLane)[p];
@@ -368,13 +290,9 @@ void TreePlayer::update(float dt) {
       out = PlayPart{};
       continue;
     }
-    // §6.1: a division per lane and per component, not a multiply by the reciprocal.
-    const float w = out.weight;
-    const float lanes[4] = {top.lane(0)[p] / w, top.lane(1)[p] / w, top.lane(2)[p] / w,
-                            top.lane(3)[p] / w};
-    const float translation[3] = {top.lane(4)[p] / w, top.lane(5)[p] / w, top.lane(6)[p] / w};
-    out.lanes = {lanes[0], lanes[1], lanes[2], lanes[3]};
-    out.translation = {translation[0], translation[1], translation[2]};
+    out.lanes = {divided_.lane(0)[p], divided_.lane(1)[p], divided_.lane(2)[p],
+                 divided_.lane(3)[p]};
+    out.translation = {divided_.lane(4)[p], divided_.lane(5)[p], divided_.lane(6)[p]};
   }
 }
 
@@ -382,7 +300,7 @@ void TreePlayer::update(float dt) {
 // (not looped) or wrap with the cycle counter (looped).
 void TreePlayer::advance(int32_t node, float dt) {
   PlayNodeState& s = nodes_[node];
-  const Leaf& leaf = leaves_[node];
+  Leaf& leaf = leaves_[node];
   if (restart_[node]) {
     s.time = 0;
     s.cycle = 0;
@@ -412,6 +330,7 @@ void TreePlayer::advance(int32_t node, float dt) {
   }
   s.cycle += s.wraps;
   s.time = t;
+  leaf.at = xanim_frame(t, leaf.n);  // the frame the blend and the delta read (§2.1)
 }
 
 // §3 / §6.9: the server's walk from the next note after S, and the client's queue entries.
@@ -464,11 +383,18 @@ void TreePlayer::fire_notes(int32_t node) {
 
 // §2.5 / §6.8: the delta from S to C in the leaf's delta-motion streams.
 void TreePlayer::compute_delta(int32_t node) {
-  const Leaf& leaf = leaves_[node];
+  Leaf& leaf = leaves_[node];
   if (!leaf.file || !leaf.file->has_delta) return;
   const PlayNodeState& s = nodes_[node];
-  const XAnimDeltaSample a = sample_delta(*leaf.file, xanim_frame(s.previous, leaf.n));
-  const XAnimDeltaSample e = sample_delta(*leaf.file, xanim_frame(s.time, leaf.n));
+  // S is usually the last update's C: its sample is kept (same time, bit for bit: same sample).
+  const XAnimDeltaSample a =
+      leaf.delta_valid && std::memcmp(&leaf.delta_time, &s.previous, sizeof(float)) == 0
+          ? leaf.delta_at
+          : sample_delta(*leaf.file, xanim_frame(s.previous, leaf.n));
+  const XAnimDeltaSample e = sample_delta(*leaf.file, leaf.at);
+  leaf.delta_at = e;
+  leaf.delta_time = s.time;
+  leaf.delta_valid = true;
   PlayDelta d;
   d.node = node;
   // The yaw from S to C; XAnimCalcDelta's identity when either lane is 0.
@@ -515,23 +441,25 @@ void TreePlayer::blend(int32_t node, float weight, size_t level, bool top) {
     add_leaf(node, weight, levels_[level]);
     return;
   }
-  int32_t weighted = 0, only = -1;
+  // The weighted children, listed once (a slice of weighted_ above the caller's).
+  const size_t from = weighted_top_;
   for (int32_t c = e.first_child; c < e.first_child + e.child_count; ++c) {
-    if (nodes_[c].weight > 0) {
-      ++weighted;
-      only = c;
-    }
+    if (nodes_[c].weight > 0) weighted_[weighted_top_++] = c;
   }
+  const size_t weighted = weighted_top_ - from;
   if (weighted == 0) return;
   if (weighted == 1) {
-    blend(only, weight, level, top);
+    weighted_top_ = from;
+    blend(weighted_[from], weight, level, top);
     return;
   }
   const size_t into = top ? level : level + 1;
   if (!top) levels_[into].clear();
-  for (int32_t c = e.first_child; c < e.first_child + e.child_count; ++c) {
-    if (nodes_[c].weight > 0) blend(c, nodes_[c].weight, into, false);
+  for (size_t i = from; i < from + weighted; ++i) {
+    const int32_t c = weighted_[i];
+    blend(c, nodes_[c].weight, into, false);
   }
+  weighted_top_ = from;
   if (!top) merge(levels_[into], weight, levels_[level], node);
 }
 
@@ -541,7 +469,7 @@ void TreePlayer::blend(int32_t node, float weight, size_t level, bool top) {
 void TreePlayer::add_leaf(int32_t node, float weight, Accum& into) {
   Leaf& leaf = leaves_[node];
   if (!leaf.file) return;
-  const XAnimFrame at = xanim_frame(nodes_[node].time, leaf.n);
+  const XAnimFrame& at = leaf.at;
   // Every dense stream of the leaf (K = T) interpolates the same two keys.
   const XAnimKeySpan dense = xanim_span(at, static_cast<uint16_t>(leaf.n + 1u), {});
   // §2.1's span of one stream; sparse ones search from their cursor.
@@ -562,10 +490,10 @@ void TreePlayer::add_leaf(int32_t node, float weight, Accum& into) {
     return out;
   };
   const float scale = weight * kLaneScale;
-  // The dense runs, 8 or 4 parts at a time (dense_runs above).
+  // The dense runs, 8 or 4 parts at a time (player_kernels).
   {
-    RunArgs args;
-    for (int l = 0; l < 8; ++l) args.acc[l] = into.lane(l);
+    kernels::DenseRunArgs args;
+    for (int l = 0; l < kernels::kLanes; ++l) args.acc[l] = into.lane(l);
     args.frac = dense.frac;
     args.scale = scale;
     args.weight = weight;
@@ -573,9 +501,9 @@ void TreePlayer::add_leaf(int32_t node, float weight, Accum& into) {
       args.count = run.count;
       args.ka = run.keys.data() + static_cast<size_t>(dense.first) * 7 * run.count;
       args.kb = run.keys.data() + static_cast<size_t>(dense.second) * 7 * run.count;
-      args.mask = run.two_mask.data();
+      args.two_mask = run.two_mask.data();
       args.base = static_cast<size_t>(run.slot);
-      dense_run(args);
+      kernels::add_dense_run(args);
     }
   }
   float* lanes[4] = {into.lane(0), into.lane(1), into.lane(2), into.lane(3)};
@@ -650,37 +578,13 @@ void TreePlayer::build_runs(Leaf& leaf) {
 // sum of squares x, y, z, w), translation · f32(weight / accumulated weight); the parent's weight
 // grows by the sub-blend's. A sum of length 0 adds its weight only (and is reported).
 void TreePlayer::merge(const Accum& sub, float weight, Accum& into, int32_t node) {
-  // 4 parts at a time; the parts are independent, each computed as the scalar steps above.
-  const V4 zero = splat(0), weight4 = splat(weight);
-  V4i empty{0, 0, 0, 0};
-  const float* q[8];
-  float* o[8];
-  for (int l = 0; l < 8; ++l) {
+  const float* q[kernels::kLanes];
+  float* o[kernels::kLanes];
+  for (int l = 0; l < kernels::kLanes; ++l) {
     q[l] = sub.lane(l);
     o[l] = into.lane(l);
   }
-  for (size_t p = 0; p < sub.stride; p += 4) {
-    const V4 w = load4(q[kWeightLane] + p);
-    const V4i has = w > zero;  // a child has the part (the padding has weight 0)
-    if (!(has[0] | has[1] | has[2] | has[3])) continue;
-    const V4 x = load4(q[0] + p), y = load4(q[1] + p), z = load4(q[2] + p), v = load4(q[3] + p);
-    V4 sum = x * x;
-    sum = sum + y * y;
-    sum = sum + z * z;
-    sum = sum + v * v;
-    const V4 len = sqrt4(sum);
-    const V4i scaled = has & (len > zero);
-    empty = empty | (has & ~scaled);
-    const V4 s = weight4 / len;
-    const V4 f = weight4 / w;
-    for (int l = 0; l < 7; ++l) {
-      const V4 acc = load4(o[l] + p);
-      store4(o[l] + p, select(scaled, acc + load4(q[l] + p) * (l < 4 ? s : f), acc));
-    }
-    const V4 acc = load4(o[kWeightLane] + p);
-    store4(o[kWeightLane] + p, select(has, acc + weight4, acc));
-  }
-  if (empty[0] | empty[1] | empty[2] | empty[3]) empty_sub_blends_.push_back(node);
+  if (kernels::merge_sub_blend(q, weight, o, sub.stride)) empty_sub_blends_.push_back(node);
 }
 
 }  // namespace animkit::call_of_duty

@@ -131,9 +131,15 @@ class TreePlayer {
     // arithmetic only: f32(b) - f32(a) equals the integer difference (< 2^24) exactly; every
     // translation key as (x, y, z, 0).
     std::vector<float> rotation_keys, translation_keys;
+    // Per update: the frame of C (set when the leaf advances), and C's delta sample with its time,
+    // which is the next update's S unless the leaf restarts.
+    XAnimFrame at;
+    XAnimDeltaSample delta_at;
+    float delta_time = 0;
+    bool delta_valid = false;
   };
   // Structure of arrays by pose slot: lane x, y, z, w, translation x, y, z and the weight, each
-  // `stride` floats (the part count rounded up to 4).
+  // `stride` floats (the part count rounded up to 8: player_kernels).
   struct Accum {
     size_t stride = 0;
     std::vector<float> data;
@@ -160,6 +166,11 @@ class TreePlayer {
   std::vector<uint8_t> restart_;  // asked since the last update
   std::vector<std::string> part_names_;
   std::vector<Accum> levels_;  // one accumulation buffer per nesting level
+  Accum divided_;              // the top's lanes divided by its weight
+  // blend's lists of weighted children, one slice per node being blended (a node's children are
+  // listed once: at most every node).
+  std::vector<int32_t> weighted_;
+  size_t weighted_top_ = 0;
   std::vector<PlayPart> pose_;
   std::vector<PlayNote> server_notes_, client_notes_;
   std::vector<PlayDelta> deltas_;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "animkit/call_of_duty/player_kernels.h"
 #include "animkit/call_of_duty/tree_player.h"
 #include "animkit/core/error.h"
 #include "helpers.h"
@@ -287,7 +288,8 @@ std::shared_ptr<const XAnimFile> many_parts(int seed, bool reversed) {
   return file_of(std::move(f), "many" + std::to_string(seed));
 }
 
-TEST(CodPlayer, ManyPartsBlendPartByPartSection2_2) {
+// Every lane of the pose against §2.2's formulas written out scalar, bit for bit.
+void check_many_parts() {
   const auto a = many_parts(1, true), b = many_parts(2, true), c = many_parts(3, false);
   Built built = build("c\ngroup\n{\n    a\n    b\n}\n", {{"a", a}, {"b", b}, {"c", c}});
   TreePlayer& p = *built.player;
@@ -378,6 +380,15 @@ TEST(CodPlayer, ManyPartsBlendPartByPartSection2_2) {
     }
   }
   EXPECT_TRUE(wrapped);
+}
+
+TEST(CodPlayer, ManyPartsBlendPartByPartSection2_2) { check_many_parts(); }
+
+// The same through the 4-lane loops (the CPU's 8-lane AVX loops turned off).
+TEST(CodPlayer, ManyPartsBlendFourLanesSection2_2) {
+  if (!player_kernels::limit_to_four_lanes(true)) GTEST_SKIP() << "no 8-lane path here";
+  check_many_parts();
+  player_kernels::limit_to_four_lanes(false);
 }
 
 // §2.5: the delta from S to C, the looped wrap adding the last translation key, the result

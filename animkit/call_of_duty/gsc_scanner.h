@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,7 +21,12 @@ struct ScriptReference {
   Kind kind = Kind::kAnimation;
   std::string name;  // lower-cased node name (`%name`); empty for #animtree
   std::string tree;  // canonical name of the tree selected at that point
-  std::string file;
+  // The script's name, shared by its references (a million references hold one copy: issue 26).
+  std::shared_ptr<const std::string> file_name;
+  const std::string& file() const {
+    static const std::string none;
+    return file_name ? *file_name : none;
+  }
   int line = 0, column = 0;
   uint64_t offset = 0;
 };

@@ -18,6 +18,7 @@ namespace animkit::call_of_duty {
 std::vector<ScriptReference> player_anim_references(std::string_view text,
                                                     const std::string& file) {
   std::vector<ScriptReference> out;
+  const auto file_name = std::make_shared<const std::string>(file);
   Tokenizer tok(text);
   LineCursor lines(text);
   for (Token t = tok.next(); !t.eof; t = tok.next()) {
@@ -28,7 +29,7 @@ std::vector<ScriptReference> player_anim_references(std::string_view text,
     ScriptReference r;
     r.name = to_lower(name.text);
     r.tree = "multiplayer";  // the player layer looks its names up in multiplayer.atr
-    r.file = file;
+    r.file_name = file_name;
     r.offset = name.offset;
     const LineCursor::Place p = lines.at(name.offset);
     r.line = p.line;
@@ -230,6 +231,7 @@ LintReport lint_levels(const LevelLintOptions& options) {
   link.anim_check = options.anim_check;
   link.assets = &assets;
   link.find_tree = tree_finder(files);
+  link.keep_references = options.keep_references;
 
   LintReport report;
   report.diagnostics = files.diagnostics();

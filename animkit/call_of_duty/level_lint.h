@@ -36,6 +36,7 @@ struct LevelLintOptions {
   bool anim_check = false;
   std::optional<std::filesystem::path> manifest;
   std::optional<std::string> level;  // only this one (a level name or "mp/playeranim.script")
+  bool keep_references = true;       // LinkOptions::keep_references
 };
 
 // Throws animkit::Error when the mod folder is not one, or `level` names no level.

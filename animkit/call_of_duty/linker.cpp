@@ -60,13 +60,21 @@ LinkResult link_scans(std::vector<std::shared_ptr<const ScriptScan>> scripts,
       out.diagnostics.push_back(make(d.file, d.line, d.column, d.offset, e.message()));
     }
   }
+  // The loader uses the first place of each name only (Scr_CheckAnimsDefined reports a name once):
+  // a million references to one name are one entry (issue 26, bounded memory).
+  std::set<std::pair<std::string, std::string>> listed;  // (tree, name)
+  size_t total = 0;
   for (const auto& scan : out.scripts) {
+    total += scan->references.size();
     for (const ScriptReference& r : scan->references) {
-      if (r.kind == ScriptReference::Kind::kAnimation) {
-        refs_by_tree[r.tree].push_back({r.name, r.file, r.line, r.column, r.offset});
+      if (r.kind == ScriptReference::Kind::kAnimation && listed.insert({r.tree, r.name}).second) {
+        refs_by_tree[r.tree].push_back({r.name, r.file(), r.line, r.column, r.offset});
       }
     }
   }
+  listed.clear();
+  if (options.keep_references) out.references.reserve(total);
+  out.reference_count = total;
   // Load each registered tree with the names its scripts reference.
   uint32_t seed = 0;
   for (LinkedTree& t : out.trees) {
@@ -77,7 +85,7 @@ LinkResult link_scans(std::vector<std::shared_ptr<const ScriptScan>> scripts,
       out.diagnostics.push_back(make(e.file(), 0, 0, 0, e.message()));
       continue;
     }
-    const auto& refs = refs_by_tree[t.name];
+    auto& refs = refs_by_tree[t.name];
     if (!file) {
       // The game's failure model: a #using_animtree naming a missing .atr leaves the tree empty
       // and reports nothing (its references bind nothing, silently). A linter says so, as a
@@ -95,7 +103,7 @@ LinkResult link_scans(std::vector<std::shared_ptr<const ScriptScan>> scripts,
     LoadOptions lo;
     lo.tree_name = t.name;
     lo.file = t.file;
-    lo.references = refs;
+    lo.references = std::move(refs);
     lo.anim_check = options.anim_check;
     lo.keep_going = options.keep_going;
     lo.assets = options.assets;
@@ -126,12 +134,12 @@ LinkResult link_scans(std::vector<std::shared_ptr<const ScriptScan>> scripts,
           const bool first = undefined_seen.insert({r.tree, r.name}).second;
           if (!first) {
             out.diagnostics.push_back(
-                make(r.file, r.line, r.column, r.offset,
+                make(r.file(), r.line, r.column, r.offset,
                      fmt::format("animation '{}' not defined in anim tree '{}'", r.name, r.tree)));
           }
         }
       }
-      out.references.push_back(std::move(rr));
+      if (options.keep_references) out.references.push_back(std::move(rr));
     }
   }
   return out;

@@ -48,12 +48,16 @@ struct LinkOptions {
   // The .atr of a canonical tree name, or nullopt when there is none. Throws animkit::Error
   // when it exists but cannot be read.
   std::function<std::optional<SourceText>(const std::string& tree)> find_tree;
+  // false: LinkResult::references stays empty (the counts and diagnostics are the same): a lint
+  // that prints no reference does not hold a million of them (issue 26, bounded memory).
+  bool keep_references = true;
 };
 
 struct LinkResult {
   std::vector<std::shared_ptr<const ScriptScan>> scripts;  // in load order
   std::vector<LinkedTree> trees;  // by registry index - 1
-  std::vector<ResolvedReference> references;
+  std::vector<ResolvedReference> references;  // empty unless LinkOptions::keep_references
+  size_t reference_count = 0;                 // every reference, kept or not
   std::vector<Diagnostic> diagnostics;  // every diagnostic of every script and tree
   uint32_t total_nodes = 0;
 };

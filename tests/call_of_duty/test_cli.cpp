@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
@@ -240,6 +241,105 @@ TEST_F(CodCli, LintLevelsAgainstTheGame) {
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(Json::parse(r.out)["levels"][0]["reference_values"][0]["value"], nullptr);
   EXPECT_EQ(Run("cod lint " + P("mod") + " --level nowhere").code, 1);
+}
+
+// Issue 26 Deliver 2 on the command line: a mod overriding only a helper is linted in every
+// level of the game folder that reaches the helper, with the mod's copy; the helper is no level;
+// --level names a level of the game folder.
+TEST_F(CodCli, LintHelperOverrideInEveryLevelThatReachesIt) {
+  Write("game/maps/_load.gsc", "main() {}\n");
+  Write("game/maps/stalingrad.gsc",
+        "main()\n{\n    maps\\_load::main();\n    maps\\stalingrad_anim::main();\n}\n");
+  Write("game/maps/stalingrad2.gsc",
+        "#include maps\\stalingrad_anim;\nmain() { maps\\_load::main(); }\n");
+  Write("game/maps/dawnville.gsc", "main() { maps\\_load::main(); }\n");
+  Write("game/maps/stalingrad_anim.gsc", "#using_animtree(\"human\");\nmain() { x = %run; }\n");
+  Write("game/animtrees/human.atr", "run\nwalk\n");
+  Write("mod/maps/stalingrad_anim.gsc", "#using_animtree(\"human\");\nmain() { x = %sprint; }\n");
+  const std::string game = " --game-dir " + P("game");
+  Result r = Run("cod lint " + P("mod") + game + " --json");
+  EXPECT_EQ(r.code, 1) << r.err;
+  const Json j = Json::parse(r.out);
+  std::vector<std::string> levels;
+  for (const Json& l : j["levels"]) {
+    levels.push_back(l["level"]);
+    ASSERT_EQ(l["diagnostics"].size(), 1u) << l.dump();
+    EXPECT_EQ(l["diagnostics"][0]["file"], P("mod") + "/maps/stalingrad_anim.gsc");
+    EXPECT_EQ(l["diagnostics"][0]["line"], 2);
+    EXPECT_EQ(l["references"], 1);
+  }
+  EXPECT_EQ(levels, (std::vector<std::string>{"stalingrad", "stalingrad2"}));
+  EXPECT_EQ(j["summary"]["levels"], 2);
+  // One level by name, from the game folder; the helper is not one.
+  r = Run("cod lint " + P("mod") + game + " --level stalingrad --json");
+  EXPECT_EQ(r.code, 1) << r.err;
+  const Json one = Json::parse(r.out);
+  ASSERT_EQ(one["levels"].size(), 1u);
+  EXPECT_EQ(one["levels"][0]["level"], "stalingrad");
+  // The count of the whole lint is the number of references --level lists.
+  EXPECT_EQ(one["levels"][0]["reference_values"].size(), 1u);
+  EXPECT_EQ(one["levels"][0]["reference_values"][0]["value"], nullptr);
+  r = Run("cod lint " + P("mod") + game + " --level stalingrad_anim");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("no level 'stalingrad_anim'"), std::string::npos) << r.err;
+  EXPECT_EQ(Run("cod lint " + P("mod") + game + " --level dawnville").code, 0);
+}
+
+// Issue 26: every failure of `cod tree` and `cod refs` is one `error:` line on stderr naming
+// the file.
+TEST_F(CodCli, TreeAndRefsFailuresAreOneErrorLineNamingTheFile) {
+  Write("bad.atr", "a\n{\n");
+  Write("r.gsc", "#using_animtree(\"bad\");\nf() { x = %zz; }\n");
+  Write("open.gsc", "x /*");
+  Write("dir/x.gsc", "f() {}\n");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"cod tree " + P("nope.atr"), P("nope.atr")},
+      {"cod tree " + P("dir"), P("dir")},
+      {"cod tree " + P("bad.atr"), P("bad.atr") + ":3:1:"},
+      {"cod tree " + P("bad.atr") + " --json", P("bad.atr") + ":3:1:"},
+      {"cod refs " + P("nope.gsc"), P("nope.gsc")},
+      {"cod refs " + P("dir"), P("dir")},
+      {"cod refs " + P("open.gsc"), P("open.gsc") + ":1:3:"},
+      {"cod refs " + P("r.gsc") + " --tree " + P("bad.atr"), P("bad.atr") + ":3:1:"},
+      {"cod refs " + P("r.gsc") + " --tree " + P("bad.atr") + " --json", P("bad.atr") + ":3:1:"},
+      // A --tree that does not exist fails even when no script selects it.
+      {"cod refs " + P("r.gsc") + " --tree " + P("nope.atr"), P("nope.atr")},
+      {"cod refs " + P("r.gsc") + " --tree " + P("dir"), P("dir")},
+  };
+  for (const auto& [args, file] : cases) {
+    SCOPED_TRACE(args);
+    const Result r = Run(args);
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(file), std::string::npos) << r.err;
+  }
+}
+
+// Issue 26 Deliver 4: `cod lint` over a script of many references holds no per-reference record
+// it does not print (the whole lint's references are counted; only --level --json lists them),
+// the loader gets each name once, and the references of a script share its file name. 250,000
+// references under a long path: 42 MB peak (was 159 MB).
+TEST_F(CodCli, LintOfManyReferencesInBoundedMemory) {
+#ifdef __SANITIZE_ADDRESS__
+  GTEST_SKIP() << "peak RSS under ASan counts its shadow memory";
+#else
+  constexpr int kRefs = 250000;
+  std::string text = "#using_animtree(\"big\");\nmain()\n{\n    maps\\_load::main();\n";
+  text.reserve(text.size() + 12 * kRefs + 4);
+  for (int i = 0; i < kRefs; ++i) text += i % 1000 == 7 ? "    x = %b;\n" : "    x = %a;\n";
+  text += "}\n";
+  Write("mod/maps/big.gsc", text);
+  Write("mod/animtrees/big.atr", "a\nb\n");
+  const auto [kb, code] = peak_rss_kb("cod lint " + P("mod") + " --json");
+  EXPECT_EQ(code, 0);
+  // About 9 MB for the program and 130 bytes a reference (the scanned reference): the 1 M
+  // references of issue 26 take 142 MB (README).
+  EXPECT_LT(kb, 80 * 1024) << "peak RSS " << kb << " KB";
+  const Result r = Run("cod lint " + P("mod") + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(Json::parse(r.out)["summary"]["references"], kRefs);
+#endif
 }
 
 TEST_F(CodCli, Refs) {

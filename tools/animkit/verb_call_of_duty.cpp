@@ -108,7 +108,7 @@ Json link_json(const cod::LinkResult& r) {
   for (const auto& rr : r.references) {
     const bool anim = rr.ref->kind == cod::ScriptReference::Kind::kAnimation;
     Json j;
-    put_text(j, "file", rr.ref->file);
+    put_text(j, "file", rr.ref->file());
     j.update(Json{{"line", rr.ref->line},
                   {"column", rr.ref->column},
                   {"kind", anim ? "animation" : "animtree"}});
@@ -167,7 +167,7 @@ Json level_json(const cod::LevelLint& l, bool references) {
   out["kind"] = kind_name(l.kind);
   put_texts(out, "scripts", scripts);
   out.update(Json{{"trees", trees_json(l.link)},
-                  {"references", l.link.references.size()},
+                  {"references", l.link.reference_count},
                   {"errors", errors},
                   {"warnings", warnings},
                   {"diagnostics", std::move(diags)}});
@@ -279,13 +279,15 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
       lo.anim_check = anim_check;
       if (!manifest.empty()) lo.manifest = manifest;
       if (!level.empty()) lo.level = level;
+      // Only --level --json prints each reference; otherwise they are counted, not held.
+      lo.keep_references = !level.empty() && cli.json;
       const cod::LintReport report = cod::lint_levels(lo);
       const std::vector<cod::Diagnostic> unique = report.unique_diagnostics();
       size_t errors = 0, warnings = 0, references = 0;
       for (const auto& d : unique) (d.is_error() ? errors : warnings) += 1;
       std::set<std::string> trees;
       for (const auto& l : report.levels) {
-        references += l.link.references.size();
+        references += l.link.reference_count;
         for (const auto& t : l.link.trees) trees.insert(t.name);
       }
       if (cli.json) {
@@ -321,7 +323,7 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
           if (ds.empty()) continue;
           cli.out << fmt::format("level {}: {} scripts, {} trees, {} references\n", l.name,
                                  l.link.scripts.size(), l.link.trees.size(),
-                                 l.link.references.size());
+                                 l.link.reference_count);
           print_grouped(cli, ds);
         }
         cli.out << fmt::format("{} levels, {} trees, {} references, {} errors, {} warnings\n",
@@ -457,9 +459,16 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
       if (!game_dirs.empty()) resolver.set_game_files(&files, true);
       if (!assets.empty()) resolver.set_directory(assets);
       if (!manifest.empty()) resolver.load_manifest(manifest);
-      std::map<std::string, std::filesystem::path> by_name;
+      // Each --tree is read now: one a script never selects still fails with its name (one
+      // `error:` line), not silently.
+      std::map<std::string, cod::SourceText> by_name;
       for (const std::string& t : trees) {
-        by_name[cod::to_lower(std::filesystem::path(t).stem().string())] = t;
+        std::error_code ec;
+        if (std::filesystem::is_directory(t, ec)) {
+          throw Error("is a folder, not an .atr file", std::nullopt, t);
+        }
+        by_name[cod::to_lower(std::filesystem::path(t).stem().string())] =
+            cod::SourceText{t, file_text(t)};
       }
       cod::LinkOptions o;
       o.anim_check = anim_check;
@@ -468,7 +477,7 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
       o.find_tree = [&by_name, &in_game](const std::string& name) -> std::optional<cod::SourceText> {
         auto it = by_name.find(name);
         if (it == by_name.end()) return in_game(name);
-        return cod::SourceText{it->second.string(), file_text(it->second.string())};
+        return it->second;
       };
       std::vector<std::filesystem::path> paths(scripts.begin(), scripts.end());
       for (const auto& d : files.diagnostics()) cli.err << d.to_string() << "\n";
@@ -478,7 +487,7 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
       } else {
         for (const auto& rr : r.references) {
           const bool anim = rr.ref->kind == cod::ScriptReference::Kind::kAnimation;
-          cli.out << fmt::format("{}:{}:{}: {} tree '{}' (#{})", rr.ref->file, rr.ref->line,
+          cli.out << fmt::format("{}:{}:{}: {} tree '{}' (#{})", rr.ref->file(), rr.ref->line,
                                  rr.ref->column, anim ? "%" + rr.ref->name : std::string("#animtree"),
                                  rr.ref->tree, rr.tree_index);
           if (rr.node) cli.out << fmt::format(" node {}", *rr.node);

@@ -1,7 +1,5 @@
 #include "animkit/call_of_duty/gsc_scanner.h"
 
-#include <cctype>
-
 #include "animkit/call_of_duty/anim_registry.h"
 #include "animkit/call_of_duty/tokenizer.h"
 
@@ -270,19 +268,6 @@ class Scanner {
 
 ScriptScan scan_script(std::string_view text, const std::string& file) {
   ScriptScan out;
-  // The references, reserved at once (a million of them grown by doubling held 1.5 times their
-  // size at the last step, issue 26): at most one per `%` before a name character and one per
-  // `#` (`#animtree`). Pages reserved and never written are not resident.
-  size_t bound = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '#') {
-      ++bound;
-    } else if (text[i] == '%' && i + 1 < text.size()) {
-      const unsigned char c = static_cast<unsigned char>(text[i + 1]);
-      if (std::isalnum(c) || c == '_') ++bound;
-    }
-  }
-  out.references.reserve(bound);
   Scanner(text, file, out).run();
   return out;
 }

@@ -165,40 +165,77 @@ T blend_motion(const T& a, const T& b, float w, Mix mix) {
   if (tb) return a;
   return tagged(mix(a, b, w), false);
 }
-// Bones 1-33 and the root translation: two tagged keep the lower's, otherwise mix.
-template <class T, class Mix>
-T blend_body(const T& a, const T& b, float w, Mix mix) {
-  if (is_tagged(a) && is_tagged(b)) return a;
-  return tagged(mix(a, b, w), false);
-}
 bool in_subtree(int b, int root) {
   for (int p = b; p >= 0; p = kParents[p]) {
     if (p == root) return true;
   }
   return false;
 }
+constexpr uint64_t kAllValues = (uint64_t{1} << (kNumBones + 2)) - 1;
+// The values a blend over `bone`'s subtree mixes (all of them for bone < 0): the rotations of
+// the subtree, the root velocity with bone 0, the root translation with bones 0 and 1.
+uint64_t blended_values(int bone) {
+  static const std::array<uint64_t, kNumBones> subtree = [] {
+    std::array<uint64_t, kNumBones> m{};
+    for (int root = 0; root < kNumBones; ++root) {
+      for (int b = 0; b < kNumBones; ++b) {
+        if (in_subtree(b, root)) m[root] |= uint64_t{1} << b;
+      }
+      if (in_subtree(0, root)) m[root] |= uint64_t{1} << kVelocityBit;
+      if (in_subtree(1, root)) m[root] |= uint64_t{1} << kTranslationBit;
+    }
+    return m;
+  }();
+  if (bone < 0) return kAllValues;
+  return bone < kNumBones ? subtree[bone] : 0;  // no bone: nothing is blended
+}
 }  // namespace
+
+uint64_t untagged_mask(const WarPose& p) {
+  uint64_t m = 0;
+  for (int b = 0; b < kNumBones; ++b) m |= uint64_t{!is_tagged(p.rotations[b])} << b;
+  m |= uint64_t{!is_tagged(p.root_velocity)} << kVelocityBit;
+  m |= uint64_t{!is_tagged(p.root_translation)} << kTranslationBit;
+  return m;
+}
 
 void pose_blend_partial(const WarPose& lower, const WarPose& upper, float weight, WarPose& out,
                         int bone) {
-  const auto vlerp = [](Vec3 a, Vec3 b, float t) { return lerp(a, b, t); };
-  const auto qslerp = [](Quat a, Quat b, float t) { return slerp_inline(a, b, t); };
-  const bool all = bone < 0;
-  out.root_velocity = all || in_subtree(0, bone)
-                          ? blend_motion(lower.root_velocity, upper.root_velocity, weight, vlerp)
-                          : lower.root_velocity;
-  out.root_translation =
-      all || in_subtree(1, bone)
-          ? blend_body(lower.root_translation, upper.root_translation, weight, vlerp)
-          : lower.root_translation;
-  out.rotations[0] = all || bone == 0
-                         ? blend_motion(lower.rotations[0], upper.rotations[0], weight, qslerp)
-                         : lower.rotations[0];
-  for (int b = 1; b < kNumBones; ++b) {
-    out.rotations[b] = all || in_subtree(b, bone)
-                           ? blend_body(lower.rotations[b], upper.rotations[b], weight, qslerp)
-                           : lower.rotations[b];
+  pose_blend_masked(lower, untagged_mask(lower), upper, untagged_mask(upper), weight, out, bone);
+}
+
+// warriors.txt "Blending" (Pose_BlendPartial, 0x00105158). A value tagged on both sides keeps
+// the lower's (tagged), so only the values untagged on a side are visited: the motion channels
+// (a tagged side gives way) and the body bones (slerp / lerp, even against a default). The
+// result's untagged values: the mixed ones, and the lower's outside the subtree.
+uint64_t pose_blend_masked(const WarPose& lower, uint64_t lower_mask, const WarPose& upper,
+                           uint64_t upper_mask, float weight, WarPose& out, int bone) {
+  if (&out == &upper && &out != &lower) {  // the copy of the lower pose below would clobber it
+    WarPose result;
+    const uint64_t m = pose_blend_masked(lower, lower_mask, upper, upper_mask, weight, result, bone);
+    out = result;
+    return m;
   }
+  const uint64_t selected = blended_values(bone);
+  const uint64_t mixed = (lower_mask | upper_mask) & selected;
+  if (&out != &lower) out = lower;
+  if (mixed >> kVelocityBit & 1) {
+    const auto vlerp = [](Vec3 a, Vec3 b, float t) { return lerp(a, b, t); };
+    out.root_velocity = blend_motion(lower.root_velocity, upper.root_velocity, weight, vlerp);
+  }
+  if (mixed >> kTranslationBit & 1) {
+    out.root_translation =
+        tagged(lerp(lower.root_translation, upper.root_translation, weight), false);
+  }
+  if (mixed & 1) {
+    const auto qslerp = [](Quat a, Quat b, float t) { return slerp_inline(a, b, t); };
+    out.rotations[0] = blend_motion(lower.rotations[0], upper.rotations[0], weight, qslerp);
+  }
+  for (uint64_t m = mixed & ((uint64_t{1} << kNumBones) - 2); m != 0; m &= m - 1) {
+    const int b = std::countr_zero(m);
+    out.rotations[b] = tagged(slerp_inline(lower.rotations[b], upper.rotations[b], weight), false);
+  }
+  return (lower_mask & ~selected) | mixed;
 }
 
 void build_bone_matrices(const WarPose& pose, const std::array<Vec3, kNumBones>& offsets,

@@ -1,5 +1,6 @@
 #include "animkit/warriors/pose.h"
 
+#include <algorithm>
 #include <cmath>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -117,42 +118,82 @@ template <int I>
 inline __m128 lane(__m128 v) {
   return _mm_shuffle_ps(v, v, _MM_SHUFFLE(I, I, I, I));
 }
-inline __m128 negate_lanes(__m128 v, __m128 signs) { return _mm_xor_ps(v, signs); }
-inline __m128 cross3(__m128 a, __m128 b) {
-  const __m128 a_yzx = _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 0, 2, 1));
-  const __m128 a_zxy = _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 1, 0, 2));
-  const __m128 b_yzx = _mm_shuffle_ps(b, b, _MM_SHUFFLE(3, 0, 2, 1));
-  const __m128 b_zxy = _mm_shuffle_ps(b, b, _MM_SHUFFLE(3, 1, 0, 2));
-  return _mm_sub_ps(_mm_mul_ps(a_yzx, b_zxy), _mm_mul_ps(a_zxy, b_yzx));
+// Four bones composed at once (SoA: a register holds one component of four bones), each lane
+// doing the scalar code's operations in its order (Quat operator*, rotate_inline, the parent's
+// position added), so every lane gives the scalar float (pose tests compare with the core).
+struct Lanes4 {
+  __m128 x, y, z, w;
+};
+inline Lanes4 transpose(__m128 a, __m128 b, __m128 c, __m128 d) {
+  _MM_TRANSPOSE4_PS(a, b, c, d);
+  return {a, b, c, d};
 }
-// The parent's rotation `a` and position `at` in lanes (the position's fourth lane is 0, or NaN
-// when a value is not finite; no lane reaches another, so x, y and z are the scalar code's).
-inline void compose_sse(__m128 a, __m128 at, const Quat& local, const Vec3& offset, __m128& rot,
-                        __m128& pos) {
-  const __m128 bq = load4(local);
-  // x: aw bx + ax bw + ay bz - az by; y: aw by - ax bz + ay bw + az bx;
-  // z: aw bz + ax by - ay bx + az bw; w: aw bw - ax bx - ay by - az bz.
-  __m128 r = _mm_mul_ps(lane<3>(a), bq);
-  r = _mm_add_ps(
-      r, negate_lanes(_mm_mul_ps(lane<0>(a), _mm_shuffle_ps(bq, bq, _MM_SHUFFLE(0, 1, 2, 3))),
-                      _mm_set_ps(-0.f, 0.f, -0.f, 0.f)));
-  r = _mm_add_ps(
-      r, negate_lanes(_mm_mul_ps(lane<1>(a), _mm_shuffle_ps(bq, bq, _MM_SHUFFLE(1, 0, 3, 2))),
-                      _mm_set_ps(-0.f, -0.f, 0.f, 0.f)));
-  r = _mm_add_ps(
-      r, negate_lanes(_mm_mul_ps(lane<2>(a), _mm_shuffle_ps(bq, bq, _MM_SHUFFLE(2, 3, 0, 1))),
-                      _mm_set_ps(-0.f, 0.f, 0.f, -0.f)));
-  rot = r;
-  // rotate: t = cross(u, v) x 2; v + t w + cross(u, t); then the parent's position added.
-  const __m128 v = load3(offset);
-  const __m128 t = _mm_mul_ps(cross3(a, v), _mm_set1_ps(2.f));
-  const __m128 rotated = _mm_add_ps(_mm_add_ps(v, _mm_mul_ps(t, lane<3>(a))), cross3(a, t));
-  pos = _mm_add_ps(at, rotated);
+inline void compose_lanes(const Lanes4& a, const Lanes4& at, const Lanes4& q, const Lanes4& v,
+                          Lanes4& rot, Lanes4& pos) {
+  const auto mul = [](__m128 x, __m128 y) { return _mm_mul_ps(x, y); };
+  const auto add = [](__m128 x, __m128 y) { return _mm_add_ps(x, y); };
+  const auto sub = [](__m128 x, __m128 y) { return _mm_sub_ps(x, y); };
+  // Quat operator*: x = aw bx + ax bw + ay bz - az by; y = aw by - ax bz + ay bw + az bx;
+  // z = aw bz + ax by - ay bx + az bw; w = aw bw - ax bx - ay by - az bz (left to right).
+  rot.x = sub(add(add(mul(a.w, q.x), mul(a.x, q.w)), mul(a.y, q.z)), mul(a.z, q.y));
+  rot.y = add(add(sub(mul(a.w, q.y), mul(a.x, q.z)), mul(a.y, q.w)), mul(a.z, q.x));
+  rot.z = add(sub(add(mul(a.w, q.z), mul(a.x, q.y)), mul(a.y, q.x)), mul(a.z, q.w));
+  rot.w = sub(sub(sub(mul(a.w, q.w), mul(a.x, q.x)), mul(a.y, q.y)), mul(a.z, q.z));
+  // rotate_inline: t = cross(u, v) x 2; (v + t w) + cross(u, t); then at + that.
+  const __m128 two = _mm_set1_ps(2.f);
+  const __m128 tx = mul(sub(mul(a.y, v.z), mul(a.z, v.y)), two);
+  const __m128 ty = mul(sub(mul(a.z, v.x), mul(a.x, v.z)), two);
+  const __m128 tz = mul(sub(mul(a.x, v.y), mul(a.y, v.x)), two);
+  const __m128 cx = sub(mul(a.y, tz), mul(a.z, ty));
+  const __m128 cy = sub(mul(a.z, tx), mul(a.x, tz));
+  const __m128 cz = sub(mul(a.x, ty), mul(a.y, tx));
+  pos.x = add(at.x, add(add(v.x, mul(tx, a.w)), cx));
+  pos.y = add(at.y, add(add(v.y, mul(ty, a.w)), cy));
+  pos.z = add(at.z, add(add(v.z, mul(tz, a.w)), cz));
+  pos.w = _mm_setzero_ps();
 }
-inline void store(__m128 rot, __m128 pos, BoneTransform& out) {
-  _mm_storeu_ps(&out.rotation.x, rot);
-  _mm_storel_pi(reinterpret_cast<__m64*>(&out.position.x), pos);
-  _mm_store_ss(&out.position.z, _mm_movehl_ps(pos, pos));
+// An offset's x, y, z in lanes 0-2 (lane 3 another float, unused): one load except for the
+// last bone, whose 16 bytes would run past the table.
+inline __m128 load_offset(const std::array<Vec3, kNumBones>& o, int b) {
+  return b + 1 < kNumBones ? _mm_loadu_ps(&o[b].x) : load3(o[b]);
+}
+
+// Bones 2-33 in groups of four whose parents are in earlier groups (or bone 1): the longest
+// chains first, so 32 bones take 8 groups; a short group repeats its first bone.
+struct BoneGroups {
+  std::array<std::array<int8_t, 4>, kNumBones> bones{};
+  int count = 0;
+  BoneGroups() {
+    std::array<int, kNumBones> height{};
+    for (int b = kNumBones - 1; b >= 2; --b) {  // parents precede children
+      height[kParents[b]] = std::max(height[kParents[b]], height[b] + 1);
+    }
+    std::array<bool, kNumBones> done{};
+    done[0] = done[1] = true;
+    for (int left = kNumBones - 2; left > 0; ++count) {
+      std::array<int8_t, 4> g{};
+      int n = 0;
+      for (int pick = 0; pick < 4; ++pick) {
+        int best = -1;
+        for (int b = 2; b < kNumBones; ++b) {
+          bool taken = false;
+          for (int i = 0; i < n; ++i) taken |= g[i] == b;
+          if (done[b] || taken || !done[kParents[b]]) continue;
+          if (best < 0 || height[b] > height[best]) best = b;
+        }
+        if (best < 0) break;
+        g[n++] = static_cast<int8_t>(best);
+      }
+      for (int i = 0; i < n; ++i) done[g[i]] = true;
+      for (int i = n; i < 4; ++i) g[i] = g[0];
+      bones[count] = g;
+      left -= n;
+    }
+  }
+};
+const BoneGroups& bone_groups() {
+  static const BoneGroups groups;
+  return groups;
 }
 #endif
 
@@ -238,6 +279,12 @@ uint64_t pose_blend_masked(const WarPose& lower, uint64_t lower_mask, const WarP
   return (lower_mask & ~selected) | mixed;
 }
 
+// Compiled for AVX2 too (chosen at load time where the CPU has it): the same SSE operations
+// in three-operand form, without the register copies SSE2's two-operand form needs. No fused
+// multiply-add either way (-ffp-contract=off, and FMA is not enabled by "avx2").
+#if defined(__SSE2__) && defined(__x86_64__) && defined(__GNUC__) && !defined(__AVX2__)
+__attribute__((target_clones("avx2", "default")))
+#endif
 void build_bone_matrices(const WarPose& pose, const std::array<Vec3, kNumBones>& offsets,
                          std::array<BoneTransform, kNumBones>& out) {
   // Entry 0: motion, not a bone; identity when the pose's value is a default.
@@ -247,15 +294,33 @@ void build_bone_matrices(const WarPose& pose, const std::array<Vec3, kNumBones>&
   out[1].position = pose.root_translation;
   out[1].rotation = pose.rotations[1];
 #if defined(__SSE2__)
-  // The chain down the parents runs in registers and a local table: the written transforms are
-  // never read back, so no load waits on a store (every parent precedes its children).
+  // Four bones a step (bone_groups()), from a local table of the model transforms in lanes:
+  // the written transforms are never read back, so no load waits on a store.
   std::array<__m128, kNumBones> rot, pos;
   rot[1] = load4(out[1].rotation);
   pos[1] = load3(out[1].position);
-  for (int b = 2; b < kNumBones; ++b) {
-    const int p = kParents[b];
-    compose_sse(rot[p], pos[p], pose.rotations[b], offsets[b], rot[b], pos[b]);
-    store(rot[b], pos[b], out[b]);
+  const BoneGroups& groups = bone_groups();
+  for (int g = 0; g < groups.count; ++g) {
+    const auto& b = groups.bones[g];
+    const int p0 = kParents[b[0]], p1 = kParents[b[1]], p2 = kParents[b[2]], p3 = kParents[b[3]];
+    const Lanes4 a = transpose(rot[p0], rot[p1], rot[p2], rot[p3]);
+    const Lanes4 at = transpose(pos[p0], pos[p1], pos[p2], pos[p3]);
+    const Lanes4 q = transpose(load4(pose.rotations[b[0]]), load4(pose.rotations[b[1]]),
+                               load4(pose.rotations[b[2]]), load4(pose.rotations[b[3]]));
+    const Lanes4 v = transpose(load_offset(offsets, b[0]), load_offset(offsets, b[1]),
+                               load_offset(offsets, b[2]), load_offset(offsets, b[3]));
+    Lanes4 r, t;
+    compose_lanes(a, at, q, v, r, t);
+    const Lanes4 rq = transpose(r.x, r.y, r.z, r.w);
+    const Lanes4 tp = transpose(t.x, t.y, t.z, t.w);
+    const __m128 rs[4] = {rq.x, rq.y, rq.z, rq.w}, ps[4] = {tp.x, tp.y, tp.z, tp.w};
+    for (int i = 0; i < 4; ++i) {
+      rot[b[i]] = rs[i];
+      pos[b[i]] = ps[i];
+      // 28 bytes: the position's 16 (its fourth lane lands on rotation.x), then the rotation.
+      _mm_storeu_ps(&out[b[i]].position.x, ps[i]);
+      _mm_storeu_ps(&out[b[i]].rotation.x, rs[i]);
+    }
   }
 #else
   for (int b = 2; b < kNumBones; ++b) {

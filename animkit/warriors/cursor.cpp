@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "animkit/warriors/clock.h"
+#include "animkit/warriors/quat_lanes.h"
 
 namespace animkit::warriors {
 
@@ -35,7 +36,7 @@ Quat channel_value(const PlayClip& p, const PlayClip::Range& r, uint32_t k, floa
   const float t = (frame - static_cast<float>(p.starts[k])) / static_cast<float>(p.deltas[k + 1]);
   const Quat& a = p.values[k];
   const Quat& b = p.values[k + 1];
-  if (rotation) return nlerp(a, b, t);
+  if (rotation) return lanes::nlerp(a, b, t);  // core nlerp's floats, four lanes at once
   const Vec3 v = lerp(Vec3{a.x, a.y, a.z}, Vec3{b.x, b.y, b.z}, t);
   return {v.x, v.y, v.z, 0};
 }

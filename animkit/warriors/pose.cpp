@@ -6,6 +6,8 @@
 #include <emmintrin.h>
 #endif
 
+#include "animkit/warriors/quat_lanes.h"
+
 namespace animkit::warriors {
 
 // warriors.txt "The pose", parent table.
@@ -95,6 +97,22 @@ inline Vec3 rotate_inline(Quat q, Vec3 v) {
 }
 inline Quat slerp_inline(Quat a, Quat b, float t) {
   t = t < 0.f ? 0.f : (t > 1.f ? 1.f : t);
+#if defined(__SSE2__)
+  // The same operations, a quaternion in one register (quat_lanes.h).
+  const __m128 va = lanes::load(a);
+  __m128 vb = lanes::load(b);
+  float c = lanes::dot(va, vb);
+  if (c < 0.f) {
+    vb = _mm_xor_ps(vb, _mm_set1_ps(-0.f));  // -b: each sign flipped, as the scalar negation
+    c = -c;
+  }
+  if (c > 0.9995f) return lanes::nlerp(va, vb, t);
+  const float angle = std::acos(c);
+  const float s = std::sin(angle);
+  const float wa = std::sin((1.f - t) * angle) / s;
+  const float wb = std::sin(t * angle) / s;
+  return lanes::to_quat(lanes::mix(va, wa, vb, wb));
+#else
   float c = dot(a, b);
   if (c < 0.f) {
     b = -b;
@@ -106,6 +124,7 @@ inline Quat slerp_inline(Quat a, Quat b, float t) {
   const float wa = std::sin((1.f - t) * angle) / s;
   const float wb = std::sin(t * angle) / s;
   return {a.x * wa + b.x * wb, a.y * wa + b.y * wb, a.z * wa + b.z * wb, a.w * wa + b.w * wb};
+#endif
 }
 
 #if defined(__SSE2__)

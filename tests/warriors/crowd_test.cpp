@@ -256,6 +256,53 @@ WarPose rule_blend(const WarPose& lower, const WarPose& upper, float w, int bone
   return out;
 }
 
+// The sampler's nlerp (four lanes at once) against the core's nlerp by the key-in-force rule
+// (warriors.txt "The key in force": the key at or before the nearest whole frame, a tie to the
+// lower, carried by t = (frame - key) / delta, not clamped) on random clips and frames,
+// negative and past the end included.
+TEST(WarriorsSpeed, SampledRotationsAreTheCoreNlerp) {
+  std::mt19937 rng(525);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  int checked = 0;
+  for (int round = 0; round < 40; ++round) {
+    ClipBuilder b;
+    b.frames = 40;
+    for (int bone : {1, 3, 7, 20, 33}) {
+      Quat q = normalize(Quat{u(rng), u(rng), u(rng), u(rng)});
+      for (int f = 0; f <= 40; f += 1 + static_cast<int>(rng() % 9)) {
+        // Near neighbours (sign flips on encoding included) and far ones.
+        q = rng() % 2 ? normalize(Quat{q.x + 0.2f * u(rng), q.y, q.z, -q.w})
+                      : normalize(Quat{u(rng), u(rng), u(rng), u(rng)});
+        b.rotations[bone].push_back({f, q});
+      }
+    }
+    const PlayClip clip = make_play_clip(b.build());
+    const WarPose defaults = default_pose();
+    const SampleContext ctx{&defaults, 0.f};
+    for (int n = 0; n < 50; ++n) {
+      const float frame = 60.f * u(rng) + 10.f;
+      WarPose got;
+      sample_clip(clip, frame, 1.f, ctx, got);
+      const float nearest = std::ceil(frame - 0.5f);
+      for (int bone : {1, 3, 7, 20, 33}) {
+        const PlayClip::Range& r = clip.bones[bone];
+        uint32_t k = r.first;
+        while (k + 1 < r.first + r.count && static_cast<float>(clip.starts[k + 1]) <= nearest) ++k;
+        Quat want = clip.values[k];
+        if (k + 1 < r.first + r.count) {
+          const float t = (frame - static_cast<float>(clip.starts[k])) /
+                          static_cast<float>(clip.deltas[k + 1]);
+          want = nlerp(clip.values[k], clip.values[k + 1], t);
+        }
+        ASSERT_TRUE(same_bits(got.rotations[bone], tagged(want, false)))
+            << "round " << round << " frame " << frame << " bone " << bone;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 40 * 50 * 5);
+}
+
 TEST(WarriorsSpeed, MaskedBlendsAndBoneGroupsGiveTheScalarRuleOnRandomStacks) {
   std::mt19937 rng(2025);
   std::uniform_real_distribution<float> u(-1.f, 1.f);

@@ -171,12 +171,6 @@ inline void compose_lanes(const Lanes4& a, const Lanes4& at, const Lanes4& q, co
   pos.z = add(at.z, add(add(v.z, mul(tz, a.w)), cz));
   pos.w = _mm_setzero_ps();
 }
-// An offset's x, y, z in lanes 0-2 (lane 3 another float, unused): one load except for the
-// last bone, whose 16 bytes would run past the table.
-inline __m128 load_offset(const std::array<Vec3, kNumBones>& o, int b) {
-  return b + 1 < kNumBones ? _mm_loadu_ps(&o[b].x) : load3(o[b]);
-}
-
 // Bones 2-33 in groups of four whose parents are in earlier groups (or bone 1): the longest
 // chains first, so 32 bones take 8 groups; a short group repeats its first bone.
 struct BoneGroups {
@@ -206,10 +200,24 @@ struct BoneGroups {
       for (int i = 0; i < n; ++i) done[g[i]] = true;
       for (int i = n; i < 4; ++i) g[i] = g[0];
       bones[count] = g;
+      for (int i = 0; i < 4; ++i) {  // byte offsets, so a step computes no addresses
+        const auto b = static_cast<uint32_t>(g[i]);
+        const auto p = static_cast<uint32_t>(kParents[g[i]]);
+        at[count].parent16[i] = p * 16;
+        at[count].bone16[i] = b * 16;
+        // Four bytes before the offset: lanes (previous z, x, y, z), never past the table.
+        at[count].offset12[i] = b * 12 - 4;
+        at[count].out28[i] = b * 28;
+      }
       left -= n;
     }
   }
+  struct Offsets {
+    std::array<uint32_t, 4> parent16, bone16, offset12, out28;
+  };
+  std::array<Offsets, kNumBones> at{};
 };
+static_assert(sizeof(BoneTransform) == 28 && sizeof(Vec3) == 12 && sizeof(Quat) == 16);
 const BoneGroups& bone_groups() {
   static const BoneGroups groups;
   return groups;
@@ -319,26 +327,36 @@ void build_bone_matrices(const WarPose& pose, const std::array<Vec3, kNumBones>&
   rot[1] = load4(out[1].rotation);
   pos[1] = load3(out[1].position);
   const BoneGroups& groups = bone_groups();
+  char* rot_at = reinterpret_cast<char*>(rot.data());
+  char* pos_at = reinterpret_cast<char*>(pos.data());
+  const char* local_at = reinterpret_cast<const char*>(pose.rotations.data());
+  const char* offset_at = reinterpret_cast<const char*>(offsets.data());
+  char* out_at = reinterpret_cast<char*>(out.data());
+  const auto ld = [](const char* base, uint32_t at) {
+    return _mm_loadu_ps(reinterpret_cast<const float*>(base + at));
+  };
   for (int g = 0; g < groups.count; ++g) {
-    const auto& b = groups.bones[g];
-    const int p0 = kParents[b[0]], p1 = kParents[b[1]], p2 = kParents[b[2]], p3 = kParents[b[3]];
-    const Lanes4 a = transpose(rot[p0], rot[p1], rot[p2], rot[p3]);
-    const Lanes4 at = transpose(pos[p0], pos[p1], pos[p2], pos[p3]);
-    const Lanes4 q = transpose(load4(pose.rotations[b[0]]), load4(pose.rotations[b[1]]),
-                               load4(pose.rotations[b[2]]), load4(pose.rotations[b[3]]));
-    const Lanes4 v = transpose(load_offset(offsets, b[0]), load_offset(offsets, b[1]),
-                               load_offset(offsets, b[2]), load_offset(offsets, b[3]));
+    const BoneGroups::Offsets& o = groups.at[g];
+    const Lanes4 a = transpose(ld(rot_at, o.parent16[0]), ld(rot_at, o.parent16[1]),
+                               ld(rot_at, o.parent16[2]), ld(rot_at, o.parent16[3]));
+    const Lanes4 at = transpose(ld(pos_at, o.parent16[0]), ld(pos_at, o.parent16[1]),
+                                ld(pos_at, o.parent16[2]), ld(pos_at, o.parent16[3]));
+    const Lanes4 q = transpose(ld(local_at, o.bone16[0]), ld(local_at, o.bone16[1]),
+                               ld(local_at, o.bone16[2]), ld(local_at, o.bone16[3]));
+    const Lanes4 shifted = transpose(ld(offset_at, o.offset12[0]), ld(offset_at, o.offset12[1]),
+                                     ld(offset_at, o.offset12[2]), ld(offset_at, o.offset12[3]));
+    const Lanes4 v{shifted.y, shifted.z, shifted.w, shifted.x};
     Lanes4 r, t;
     compose_lanes(a, at, q, v, r, t);
     const Lanes4 rq = transpose(r.x, r.y, r.z, r.w);
     const Lanes4 tp = transpose(t.x, t.y, t.z, t.w);
     const __m128 rs[4] = {rq.x, rq.y, rq.z, rq.w}, ps[4] = {tp.x, tp.y, tp.z, tp.w};
     for (int i = 0; i < 4; ++i) {
-      rot[b[i]] = rs[i];
-      pos[b[i]] = ps[i];
+      _mm_store_ps(reinterpret_cast<float*>(rot_at + o.bone16[i]), rs[i]);
+      _mm_store_ps(reinterpret_cast<float*>(pos_at + o.bone16[i]), ps[i]);
       // 28 bytes: the position's 16 (its fourth lane lands on rotation.x), then the rotation.
-      _mm_storeu_ps(&out[b[i]].position.x, ps[i]);
-      _mm_storeu_ps(&out[b[i]].rotation.x, rs[i]);
+      _mm_storeu_ps(reinterpret_cast<float*>(out_at + o.out28[i]), ps[i]);
+      _mm_storeu_ps(reinterpret_cast<float*>(out_at + o.out28[i] + 12), rs[i]);
     }
   }
 #else

@@ -55,6 +55,7 @@ Quat scaled_turn(Quat key, float rate) {
 }
 
 // Returns untagged_mask(out): the defaults' untagged values and the channels written.
+ANIMKIT_WARRIORS_AVX2_CLONE  // quat_lanes.h
 uint64_t sample_channels(const PlayClip& p, const uint32_t* keys, float frame, float rate,
                          uint16_t flags, const SampleContext& ctx, WarPose& out) {
   out = ctx.defaults ? *ctx.defaults : default_pose();

@@ -276,6 +276,7 @@ void pose_blend_partial(const WarPose& lower, const WarPose& upper, float weight
 // the lower's (tagged), so only the values untagged on a side are visited: the motion channels
 // (a tagged side gives way) and the body bones (slerp / lerp, even against a default). The
 // result's untagged values: the mixed ones, and the lower's outside the subtree.
+ANIMKIT_WARRIORS_AVX2_CLONE  // quat_lanes.h
 uint64_t pose_blend_masked(const WarPose& lower, uint64_t lower_mask, const WarPose& upper,
                            uint64_t upper_mask, float weight, WarPose& out, int bone) {
   if (&out == &upper && &out != &lower) {  // the copy of the lower pose below would clobber it
@@ -306,12 +307,7 @@ uint64_t pose_blend_masked(const WarPose& lower, uint64_t lower_mask, const WarP
   return (lower_mask & ~selected) | mixed;
 }
 
-// Compiled for AVX2 too (chosen at load time where the CPU has it): the same SSE operations
-// in three-operand form, without the register copies SSE2's two-operand form needs. No fused
-// multiply-add either way (-ffp-contract=off, and FMA is not enabled by "avx2").
-#if defined(__SSE2__) && defined(__x86_64__) && defined(__GNUC__) && !defined(__AVX2__)
-__attribute__((target_clones("avx2", "default")))
-#endif
+ANIMKIT_WARRIORS_AVX2_CLONE  // quat_lanes.h
 void build_bone_matrices(const WarPose& pose, const std::array<Vec3, kNumBones>& offsets,
                          std::array<BoneTransform, kNumBones>& out) {
   // Entry 0: motion, not a bone; identity when the pose's value is a default.
@@ -323,12 +319,12 @@ void build_bone_matrices(const WarPose& pose, const std::array<Vec3, kNumBones>&
 #if defined(__SSE2__)
   // Four bones a step (bone_groups()), from a local table of the model transforms in lanes:
   // the written transforms are never read back, so no load waits on a store.
-  std::array<__m128, kNumBones> rot, pos;
-  rot[1] = load4(out[1].rotation);
-  pos[1] = load3(out[1].position);
+  alignas(16) float rot[kNumBones][4], pos[kNumBones][4];
+  _mm_store_ps(rot[1], load4(out[1].rotation));
+  _mm_store_ps(pos[1], load3(out[1].position));
   const BoneGroups& groups = bone_groups();
-  char* rot_at = reinterpret_cast<char*>(rot.data());
-  char* pos_at = reinterpret_cast<char*>(pos.data());
+  char* rot_at = reinterpret_cast<char*>(rot);
+  char* pos_at = reinterpret_cast<char*>(pos);
   const char* local_at = reinterpret_cast<const char*>(pose.rotations.data());
   const char* offset_at = reinterpret_cast<const char*>(offsets.data());
   char* out_at = reinterpret_cast<char*>(out.data());

@@ -12,6 +12,18 @@
 #include <emmintrin.h>
 #endif
 
+// The hot functions are compiled twice, for AVX2 and for the baseline, the one to run chosen when
+// the program loads: with AVX2 the same SSE operations take the three-operand form, without the
+// register copies SSE2's two-operand form needs. The floats are the same: each operation is the
+// same IEEE operation, and no fused multiply-add is made (-ffp-contract=off for the module, and
+// "avx2" does not enable FMA).
+#if defined(__SSE2__) && defined(__x86_64__) && defined(__GNUC__) && !defined(__AVX2__) && \
+    !defined(__clang__)
+#define ANIMKIT_WARRIORS_AVX2_CLONE __attribute__((target_clones("avx2", "default")))
+#else
+#define ANIMKIT_WARRIORS_AVX2_CLONE
+#endif
+
 namespace animkit::warriors::lanes {
 
 #if defined(__SSE2__)

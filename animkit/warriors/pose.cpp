@@ -90,7 +90,7 @@ namespace {
 // animkit::rotate and animkit::slerp (core/math.cpp) written out here so they inline: the same
 // operations in the same order give the same floats (pose tests compare them with the core
 // functions), and the 34 bones' independent work overlaps instead of waiting on a call each.
-inline Vec3 rotate_inline(Quat q, Vec3 v) {
+[[maybe_unused]] inline Vec3 rotate_inline(Quat q, Vec3 v) {  // the SSE2 path writes it in lanes
   const Vec3 u{q.x, q.y, q.z};
   const Vec3 t = cross(u, v) * 2.f;
   return v + t * q.w + cross(u, t);
@@ -128,15 +128,8 @@ inline Quat slerp_inline(Quat a, Quat b, float t) {
 }
 
 #if defined(__SSE2__)
-// A bone's model transform from its parent's, four lanes at a time: each lane does the scalar
-// code's operations in its order (Quat operator* and rotate_inline; a - b as a + (-b), which
-// IEEE defines it as), so the floats are the same (pose tests compare with the core functions).
 inline __m128 load3(const Vec3& v) { return _mm_set_ps(0.f, v.z, v.y, v.x); }
 inline __m128 load4(const Quat& q) { return _mm_loadu_ps(&q.x); }
-template <int I>
-inline __m128 lane(__m128 v) {
-  return _mm_shuffle_ps(v, v, _MM_SHUFFLE(I, I, I, I));
-}
 // Four bones composed at once (SoA: a register holds one component of four bones), each lane
 // doing the scalar code's operations in its order (Quat operator*, rotate_inline, the parent's
 // position added), so every lane gives the scalar float (pose tests compare with the core).

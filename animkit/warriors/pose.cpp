@@ -164,10 +164,10 @@ inline void compose_lanes(const Lanes4& a, const Lanes4& at, const Lanes4& q, co
   pos.z = add(at.z, add(add(v.z, mul(tz, a.w)), cz));
   pos.w = _mm_setzero_ps();
 }
-// Bones 2-33 in groups of four whose parents are in earlier groups (or bone 1): the longest
-// chains first, so 32 bones take 8 groups; a short group repeats its first bone.
+// Bones 2-33 in groups of four whose parents are in earlier groups (or bone 1), the longest
+// chains first: 9 groups, the least there can be (the tree is 8 deep below the pelvis and its
+// first three levels hold 2, 3 and 3 bones). A short group repeats its first bone.
 struct BoneGroups {
-  std::array<std::array<int8_t, 4>, kNumBones> bones{};
   int count = 0;
   BoneGroups() {
     std::array<int, kNumBones> height{};
@@ -192,7 +192,6 @@ struct BoneGroups {
       }
       for (int i = 0; i < n; ++i) done[g[i]] = true;
       for (int i = n; i < 4; ++i) g[i] = g[0];
-      bones[count] = g;
       for (int i = 0; i < 4; ++i) {  // byte offsets, so a step computes no addresses
         const auto b = static_cast<uint32_t>(g[i]);
         const auto p = static_cast<uint32_t>(kParents[g[i]]);

@@ -55,9 +55,10 @@ Quat scaled_turn(Quat key, float rate) {
 }
 
 // Returns untagged_mask(out): the defaults' untagged values and the channels written.
-ANIMKIT_WARRIORS_AVX2_CLONE  // quat_lanes.h
-uint64_t sample_channels(const PlayClip& p, const uint32_t* keys, float frame, float rate,
-                         uint16_t flags, const SampleContext& ctx, WarPose& out) {
+// Compiled for AVX2 too (ANIMKIT_WARRIORS_AVX2_CLONE, quat_lanes.h).
+ANIMKIT_WARRIORS_AVX2_CLONE uint64_t sample_channels(const PlayClip& p, const uint32_t* keys,
+                                                     float frame, float rate, uint16_t flags,
+                                                     const SampleContext& ctx, WarPose& out) {
   out = ctx.defaults ? *ctx.defaults : default_pose();
   uint64_t untagged = ctx.defaults ? ctx.defaults_untagged : 0;
   if (p.velocity.count > 0 && !(flags & kCursorNoVelocity)) {

@@ -268,12 +268,14 @@ void pose_blend_partial(const WarPose& lower, const WarPose& upper, float weight
 // the lower's (tagged), so only the values untagged on a side are visited: the motion channels
 // (a tagged side gives way) and the body bones (slerp / lerp, even against a default). The
 // result's untagged values: the mixed ones, and the lower's outside the subtree.
-ANIMKIT_WARRIORS_AVX2_CLONE  // quat_lanes.h
-uint64_t pose_blend_masked(const WarPose& lower, uint64_t lower_mask, const WarPose& upper,
-                           uint64_t upper_mask, float weight, WarPose& out, int bone) {
+// Compiled for AVX2 too (ANIMKIT_WARRIORS_AVX2_CLONE, quat_lanes.h).
+ANIMKIT_WARRIORS_AVX2_CLONE uint64_t pose_blend_masked(const WarPose& lower, uint64_t lower_mask,
+                                                       const WarPose& upper, uint64_t upper_mask,
+                                                       float weight, WarPose& out, int bone) {
   if (&out == &upper && &out != &lower) {  // the copy of the lower pose below would clobber it
     WarPose result;
-    const uint64_t m = pose_blend_masked(lower, lower_mask, upper, upper_mask, weight, result, bone);
+    const uint64_t m =
+        pose_blend_masked(lower, lower_mask, upper, upper_mask, weight, result, bone);
     out = result;
     return m;
   }
@@ -299,9 +301,10 @@ uint64_t pose_blend_masked(const WarPose& lower, uint64_t lower_mask, const WarP
   return (lower_mask & ~selected) | mixed;
 }
 
-ANIMKIT_WARRIORS_AVX2_CLONE  // quat_lanes.h
-void build_bone_matrices(const WarPose& pose, const std::array<Vec3, kNumBones>& offsets,
-                         std::array<BoneTransform, kNumBones>& out) {
+// Compiled for AVX2 too (ANIMKIT_WARRIORS_AVX2_CLONE, quat_lanes.h).
+ANIMKIT_WARRIORS_AVX2_CLONE void build_bone_matrices(const WarPose& pose,
+                                                     const std::array<Vec3, kNumBones>& offsets,
+                                                     std::array<BoneTransform, kNumBones>& out) {
   // Entry 0: motion, not a bone; identity when the pose's value is a default.
   out[0].position = pose.velocity_default() ? Vec3{} : pose.root_velocity;
   out[0].rotation = pose.rotation_default(0) ? Quat::identity() : pose.rotations[0];

@@ -22,8 +22,8 @@ bool loop_advance(AnimCursor& c, float s, EventSink* sink) {
 
 void blend_top_two(PoseStack& poses, float weight) {
   // lower = the pose pushed first, upper = the one above it; the result replaces both.
-  poses.mask(1) =
-      pose_blend_masked(poses.top(1), poses.mask(1), poses.top(0), poses.mask(0), weight, poses.top(1));
+  poses.mask(1) = pose_blend_masked(poses.top(1), poses.mask(1), poses.top(0), poses.mask(0),
+                                    weight, poses.top(1));
   poses.pop();
 }
 }  // namespace

@@ -244,13 +244,13 @@ WarPose rule_blend(const WarPose& lower, const WarPose& upper, float w, int bone
                                 lerp(lower.root_translation, upper.root_translation, w));
   }
   if (all || bone == 0) {
-    out.rotations[0] =
-        motion(lower.rotations[0], upper.rotations[0], slerp(lower.rotations[0], upper.rotations[0], w));
+    out.rotations[0] = motion(lower.rotations[0], upper.rotations[0],
+                              slerp(lower.rotations[0], upper.rotations[0], w));
   }
   for (int b = 1; b < kNumBones; ++b) {
     if (all || in_subtree(b, bone)) {
-      out.rotations[b] =
-          body(lower.rotations[b], upper.rotations[b], slerp(lower.rotations[b], upper.rotations[b], w));
+      out.rotations[b] = body(lower.rotations[b], upper.rotations[b],
+                              slerp(lower.rotations[b], upper.rotations[b], w));
     }
   }
   return out;
@@ -290,8 +290,8 @@ TEST(WarriorsSpeed, SampledRotationsAreTheCoreNlerp) {
         while (k + 1 < r.first + r.count && static_cast<float>(clip.starts[k + 1]) <= nearest) ++k;
         Quat want = clip.values[k];
         if (k + 1 < r.first + r.count) {
-          const float t = (frame - static_cast<float>(clip.starts[k])) /
-                          static_cast<float>(clip.deltas[k + 1]);
+          const float t =
+              (frame - static_cast<float>(clip.starts[k])) / static_cast<float>(clip.deltas[k + 1]);
           want = nlerp(clip.values[k], clip.values[k + 1], t);
         }
         ASSERT_TRUE(same_bits(got.rotations[bone], tagged(want, false)))
@@ -309,12 +309,18 @@ TEST(WarriorsSpeed, MaskedBlendsAndBoneGroupsGiveTheScalarRuleOnRandomStacks) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const auto rotation = [&](const Quat& near) {
     switch (rng() % 8) {
-      case 0: return Quat{0, 0, 0, 0};
-      case 1: return Quat{nan, 0, 0, 1};
-      case 2: return near;
-      case 3: return normalize(Quat{near.x + 1e-3f * u(rng), near.y, near.z, near.w});
-      case 4: return -normalize(Quat{near.x, near.y + 1e-3f * u(rng), near.z, near.w});
-      default: return normalize(Quat{u(rng), u(rng), u(rng), u(rng)});
+      case 0:
+        return Quat{0, 0, 0, 0};
+      case 1:
+        return Quat{nan, 0, 0, 1};
+      case 2:
+        return near;
+      case 3:
+        return normalize(Quat{near.x + 1e-3f * u(rng), near.y, near.z, near.w});
+      case 4:
+        return -normalize(Quat{near.x, near.y + 1e-3f * u(rng), near.z, near.w});
+      default:
+        return normalize(Quat{u(rng), u(rng), u(rng), u(rng)});
     }
   };
   // A sampled pose: the defaults, with a random set of channels written (untagged).

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "animkit/warriors/clock.h"
+#include "animkit/warriors/quat_lanes.h"
 
 namespace animkit::warriors {
 
@@ -35,7 +36,7 @@ Quat channel_value(const PlayClip& p, const PlayClip::Range& r, uint32_t k, floa
   const float t = (frame - static_cast<float>(p.starts[k])) / static_cast<float>(p.deltas[k + 1]);
   const Quat& a = p.values[k];
   const Quat& b = p.values[k + 1];
-  if (rotation) return nlerp(a, b, t);
+  if (rotation) return lanes::nlerp(a, b, t);  // core nlerp's floats, four lanes at once
   const Vec3 v = lerp(Vec3{a.x, a.y, a.z}, Vec3{b.x, b.y, b.z}, t);
   return {v.x, v.y, v.z, 0};
 }
@@ -53,24 +54,36 @@ Quat scaled_turn(Quat key, float rate) {
   return slerp(Quat::identity(), key, rate);  // Quat_Slerp clamps the factor to [0, 1]
 }
 
-void sample_channels(const PlayClip& p, const uint32_t* keys, float frame, float rate,
-                     uint16_t flags, const SampleContext& ctx, WarPose& out) {
+// Returns untagged_mask(out): the defaults' untagged values and the channels written.
+// Compiled for AVX2 too (ANIMKIT_WARRIORS_AVX2_CLONE, quat_lanes.h).
+ANIMKIT_WARRIORS_AVX2_CLONE uint64_t sample_channels(const PlayClip& p, const uint32_t* keys,
+                                                     float frame, float rate, uint16_t flags,
+                                                     const SampleContext& ctx, WarPose& out) {
   out = ctx.defaults ? *ctx.defaults : default_pose();
+  uint64_t untagged = ctx.defaults ? ctx.defaults_untagged : 0;
   if (p.velocity.count > 0 && !(flags & kCursorNoVelocity)) {
     const Quat v = channel_value(p, p.velocity, keys[kVelocitySlot], frame, false);
     out.root_velocity = tagged(Vec3{v.x, v.y, v.z} * rate, false);  // vmulx at 0x00104e68
+    untagged |= uint64_t{1} << kVelocityBit;
   }
   if (p.translation.count > 0) {
     const Quat v = channel_value(p, p.translation, keys[kTranslationSlot], frame, false);
     out.root_translation = tagged(Vec3{v.x, v.y, v.z + ctx.bind_height}, false);
+    untagged |= uint64_t{1} << kTranslationBit;
   }
   if (p.bones[0].count > 0 && !(flags & kCursorNoTurn)) {
     out.rotations[0] = tagged(scaled_turn(p.values[keys[0]], rate), false);
+    untagged |= 1;
   }
-  for (int b = 1; b < kNumBones; ++b) {
-    if (p.bones[b].count == 0) continue;
+  // The bone slots that have a channel (slots are in bone order, velocity and translation last).
+  for (int i = 0; i < p.slot_count; ++i) {
+    const int b = p.slots[i];
+    if (b == 0) continue;
+    if (b >= kNumBones) break;
     out.rotations[b] = tagged(channel_value(p, p.bones[b], keys[b], frame, true), false);
+    untagged |= uint64_t{1} << b;
   }
+  return untagged;
 }
 }  // namespace
 
@@ -163,12 +176,12 @@ float AnimCursor::normalised_time() const {
   return clip_ && clip_->duration > 0 ? time_ / clip_->duration : 0.f;
 }
 
-void AnimCursor::sample(float rate, const SampleContext& ctx, WarPose& out) const {
+uint64_t AnimCursor::sample(float rate, const SampleContext& ctx, WarPose& out) const {
   if (!clip_) {
     out = ctx.defaults ? *ctx.defaults : default_pose();
-    return;
+    return ctx.defaults ? ctx.defaults_untagged : 0;
   }
-  sample_channels(*clip_, key_.data(), time_ * 30.0f, rate, flags_, ctx, out);
+  return sample_channels(*clip_, key_.data(), time_ * 30.0f, rate, flags_, ctx, out);
 }
 
 void sample_clip(const PlayClip& clip, float frame, float rate, const SampleContext& ctx,

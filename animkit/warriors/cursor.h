@@ -56,6 +56,7 @@ class EventSink {
 struct SampleContext {
   const WarPose* defaults = nullptr;  // the instance's default pose (reference pose, tagged)
   float bind_height = 0;              // added to section B's z
+  uint64_t defaults_untagged = 0;     // untagged_mask(*defaults) (0: every value tagged)
 };
 
 // WarAnimInstance.
@@ -76,8 +77,8 @@ class AnimCursor {
   // Sets the time directly (the gait's follower, a blend window): frame and channels follow;
   // no events.
   void set_time(float time);
-  // AnimCursor_SamplePose (0x00104ce0) at `rate`.
-  void sample(float rate, const SampleContext& ctx, WarPose& out) const;
+  // AnimCursor_SamplePose (0x00104ce0) at `rate`; returns untagged_mask(out).
+  uint64_t sample(float rate, const SampleContext& ctx, WarPose& out) const;
 
   const PlayClip* clip() const { return clip_; }
   float time() const { return time_; }

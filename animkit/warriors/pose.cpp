@@ -1,9 +1,12 @@
 #include "animkit/warriors/pose.h"
 
+#include <algorithm>
 #include <cmath>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+
+#include "animkit/warriors/quat_lanes.h"
 
 namespace animkit::warriors {
 
@@ -87,13 +90,29 @@ namespace {
 // animkit::rotate and animkit::slerp (core/math.cpp) written out here so they inline: the same
 // operations in the same order give the same floats (pose tests compare them with the core
 // functions), and the 34 bones' independent work overlaps instead of waiting on a call each.
-inline Vec3 rotate_inline(Quat q, Vec3 v) {
+[[maybe_unused]] inline Vec3 rotate_inline(Quat q, Vec3 v) {  // the SSE2 path writes it in lanes
   const Vec3 u{q.x, q.y, q.z};
   const Vec3 t = cross(u, v) * 2.f;
   return v + t * q.w + cross(u, t);
 }
 inline Quat slerp_inline(Quat a, Quat b, float t) {
   t = t < 0.f ? 0.f : (t > 1.f ? 1.f : t);
+#if defined(__SSE2__)
+  // The same operations, a quaternion in one register (quat_lanes.h).
+  const __m128 va = lanes::load(a);
+  __m128 vb = lanes::load(b);
+  float c = lanes::dot(va, vb);
+  if (c < 0.f) {
+    vb = _mm_xor_ps(vb, _mm_set1_ps(-0.f));  // -b: each sign flipped, as the scalar negation
+    c = -c;
+  }
+  if (c > 0.9995f) return lanes::nlerp(va, vb, t);
+  const float angle = std::acos(c);
+  const float s = std::sin(angle);
+  const float wa = std::sin((1.f - t) * angle) / s;
+  const float wb = std::sin(t * angle) / s;
+  return lanes::to_quat(lanes::mix(va, wa, vb, wb));
+#else
   float c = dot(a, b);
   if (c < 0.f) {
     b = -b;
@@ -105,54 +124,95 @@ inline Quat slerp_inline(Quat a, Quat b, float t) {
   const float wa = std::sin((1.f - t) * angle) / s;
   const float wb = std::sin(t * angle) / s;
   return {a.x * wa + b.x * wb, a.y * wa + b.y * wb, a.z * wa + b.z * wb, a.w * wa + b.w * wb};
+#endif
 }
 
 #if defined(__SSE2__)
-// A bone's model transform from its parent's, four lanes at a time: each lane does the scalar
-// code's operations in its order (Quat operator* and rotate_inline; a - b as a + (-b), which
-// IEEE defines it as), so the floats are the same (pose tests compare with the core functions).
 inline __m128 load3(const Vec3& v) { return _mm_set_ps(0.f, v.z, v.y, v.x); }
 inline __m128 load4(const Quat& q) { return _mm_loadu_ps(&q.x); }
-template <int I>
-inline __m128 lane(__m128 v) {
-  return _mm_shuffle_ps(v, v, _MM_SHUFFLE(I, I, I, I));
+// Four bones composed at once (SoA: a register holds one component of four bones), each lane
+// doing the scalar code's operations in its order (Quat operator*, rotate_inline, the parent's
+// position added), so every lane gives the scalar float (pose tests compare with the core).
+struct Lanes4 {
+  __m128 x, y, z, w;
+};
+inline Lanes4 transpose(__m128 a, __m128 b, __m128 c, __m128 d) {
+  _MM_TRANSPOSE4_PS(a, b, c, d);
+  return {a, b, c, d};
 }
-inline __m128 negate_lanes(__m128 v, __m128 signs) { return _mm_xor_ps(v, signs); }
-inline __m128 cross3(__m128 a, __m128 b) {
-  const __m128 a_yzx = _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 0, 2, 1));
-  const __m128 a_zxy = _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 1, 0, 2));
-  const __m128 b_yzx = _mm_shuffle_ps(b, b, _MM_SHUFFLE(3, 0, 2, 1));
-  const __m128 b_zxy = _mm_shuffle_ps(b, b, _MM_SHUFFLE(3, 1, 0, 2));
-  return _mm_sub_ps(_mm_mul_ps(a_yzx, b_zxy), _mm_mul_ps(a_zxy, b_yzx));
+inline void compose_lanes(const Lanes4& a, const Lanes4& at, const Lanes4& q, const Lanes4& v,
+                          Lanes4& rot, Lanes4& pos) {
+  const auto mul = [](__m128 x, __m128 y) { return _mm_mul_ps(x, y); };
+  const auto add = [](__m128 x, __m128 y) { return _mm_add_ps(x, y); };
+  const auto sub = [](__m128 x, __m128 y) { return _mm_sub_ps(x, y); };
+  // Quat operator*: x = aw bx + ax bw + ay bz - az by; y = aw by - ax bz + ay bw + az bx;
+  // z = aw bz + ax by - ay bx + az bw; w = aw bw - ax bx - ay by - az bz (left to right).
+  rot.x = sub(add(add(mul(a.w, q.x), mul(a.x, q.w)), mul(a.y, q.z)), mul(a.z, q.y));
+  rot.y = add(add(sub(mul(a.w, q.y), mul(a.x, q.z)), mul(a.y, q.w)), mul(a.z, q.x));
+  rot.z = add(sub(add(mul(a.w, q.z), mul(a.x, q.y)), mul(a.y, q.x)), mul(a.z, q.w));
+  rot.w = sub(sub(sub(mul(a.w, q.w), mul(a.x, q.x)), mul(a.y, q.y)), mul(a.z, q.z));
+  // rotate_inline: t = cross(u, v) x 2; (v + t w) + cross(u, t); then at + that.
+  const __m128 two = _mm_set1_ps(2.f);
+  const __m128 tx = mul(sub(mul(a.y, v.z), mul(a.z, v.y)), two);
+  const __m128 ty = mul(sub(mul(a.z, v.x), mul(a.x, v.z)), two);
+  const __m128 tz = mul(sub(mul(a.x, v.y), mul(a.y, v.x)), two);
+  const __m128 cx = sub(mul(a.y, tz), mul(a.z, ty));
+  const __m128 cy = sub(mul(a.z, tx), mul(a.x, tz));
+  const __m128 cz = sub(mul(a.x, ty), mul(a.y, tx));
+  pos.x = add(at.x, add(add(v.x, mul(tx, a.w)), cx));
+  pos.y = add(at.y, add(add(v.y, mul(ty, a.w)), cy));
+  pos.z = add(at.z, add(add(v.z, mul(tz, a.w)), cz));
+  pos.w = _mm_setzero_ps();
 }
-// The parent's rotation `a` and position `at` in lanes (the position's fourth lane is 0, or NaN
-// when a value is not finite; no lane reaches another, so x, y and z are the scalar code's).
-inline void compose_sse(__m128 a, __m128 at, const Quat& local, const Vec3& offset, __m128& rot,
-                        __m128& pos) {
-  const __m128 bq = load4(local);
-  // x: aw bx + ax bw + ay bz - az by; y: aw by - ax bz + ay bw + az bx;
-  // z: aw bz + ax by - ay bx + az bw; w: aw bw - ax bx - ay by - az bz.
-  __m128 r = _mm_mul_ps(lane<3>(a), bq);
-  r = _mm_add_ps(
-      r, negate_lanes(_mm_mul_ps(lane<0>(a), _mm_shuffle_ps(bq, bq, _MM_SHUFFLE(0, 1, 2, 3))),
-                      _mm_set_ps(-0.f, 0.f, -0.f, 0.f)));
-  r = _mm_add_ps(
-      r, negate_lanes(_mm_mul_ps(lane<1>(a), _mm_shuffle_ps(bq, bq, _MM_SHUFFLE(1, 0, 3, 2))),
-                      _mm_set_ps(-0.f, -0.f, 0.f, 0.f)));
-  r = _mm_add_ps(
-      r, negate_lanes(_mm_mul_ps(lane<2>(a), _mm_shuffle_ps(bq, bq, _MM_SHUFFLE(2, 3, 0, 1))),
-                      _mm_set_ps(-0.f, 0.f, 0.f, -0.f)));
-  rot = r;
-  // rotate: t = cross(u, v) x 2; v + t w + cross(u, t); then the parent's position added.
-  const __m128 v = load3(offset);
-  const __m128 t = _mm_mul_ps(cross3(a, v), _mm_set1_ps(2.f));
-  const __m128 rotated = _mm_add_ps(_mm_add_ps(v, _mm_mul_ps(t, lane<3>(a))), cross3(a, t));
-  pos = _mm_add_ps(at, rotated);
-}
-inline void store(__m128 rot, __m128 pos, BoneTransform& out) {
-  _mm_storeu_ps(&out.rotation.x, rot);
-  _mm_storel_pi(reinterpret_cast<__m64*>(&out.position.x), pos);
-  _mm_store_ss(&out.position.z, _mm_movehl_ps(pos, pos));
+// Bones 2-33 in groups of four whose parents are in earlier groups (or bone 1), the longest
+// chains first: 9 groups, the least there can be (the tree is 8 deep below the pelvis and its
+// first three levels hold 2, 3 and 3 bones). A short group repeats its first bone.
+struct BoneGroups {
+  int count = 0;
+  BoneGroups() {
+    std::array<int, kNumBones> height{};
+    for (int b = kNumBones - 1; b >= 2; --b) {  // parents precede children
+      height[kParents[b]] = std::max(height[kParents[b]], height[b] + 1);
+    }
+    std::array<bool, kNumBones> done{};
+    done[0] = done[1] = true;
+    for (int left = kNumBones - 2; left > 0; ++count) {
+      std::array<int8_t, 4> g{};
+      int n = 0;
+      for (int pick = 0; pick < 4; ++pick) {
+        int best = -1;
+        for (int b = 2; b < kNumBones; ++b) {
+          bool taken = false;
+          for (int i = 0; i < n; ++i) taken |= g[i] == b;
+          if (done[b] || taken || !done[kParents[b]]) continue;
+          if (best < 0 || height[b] > height[best]) best = b;
+        }
+        if (best < 0) break;
+        g[n++] = static_cast<int8_t>(best);
+      }
+      for (int i = 0; i < n; ++i) done[g[i]] = true;
+      for (int i = n; i < 4; ++i) g[i] = g[0];
+      for (int i = 0; i < 4; ++i) {  // byte offsets, so a step computes no addresses
+        const auto b = static_cast<uint32_t>(g[i]);
+        const auto p = static_cast<uint32_t>(kParents[g[i]]);
+        at[count].parent16[i] = p * 16;
+        at[count].bone16[i] = b * 16;
+        // Four bytes before the offset: lanes (previous z, x, y, z), never past the table.
+        at[count].offset12[i] = b * 12 - 4;
+        at[count].out28[i] = b * 28;
+      }
+      left -= n;
+    }
+  }
+  struct Offsets {
+    std::array<uint32_t, 4> parent16, bone16, offset12, out28;
+  };
+  std::array<Offsets, kNumBones> at{};
+};
+static_assert(sizeof(BoneTransform) == 28 && sizeof(Vec3) == 12 && sizeof(Quat) == 16);
+const BoneGroups& bone_groups() {
+  static const BoneGroups groups;
+  return groups;
 }
 #endif
 
@@ -165,44 +225,86 @@ T blend_motion(const T& a, const T& b, float w, Mix mix) {
   if (tb) return a;
   return tagged(mix(a, b, w), false);
 }
-// Bones 1-33 and the root translation: two tagged keep the lower's, otherwise mix.
-template <class T, class Mix>
-T blend_body(const T& a, const T& b, float w, Mix mix) {
-  if (is_tagged(a) && is_tagged(b)) return a;
-  return tagged(mix(a, b, w), false);
-}
 bool in_subtree(int b, int root) {
   for (int p = b; p >= 0; p = kParents[p]) {
     if (p == root) return true;
   }
   return false;
 }
+constexpr uint64_t kAllValues = (uint64_t{1} << (kNumBones + 2)) - 1;
+// The values a blend over `bone`'s subtree mixes (all of them for bone < 0): the rotations of
+// the subtree, the root velocity with bone 0, the root translation with bones 0 and 1.
+uint64_t blended_values(int bone) {
+  static const std::array<uint64_t, kNumBones> subtree = [] {
+    std::array<uint64_t, kNumBones> m{};
+    for (int root = 0; root < kNumBones; ++root) {
+      for (int b = 0; b < kNumBones; ++b) {
+        if (in_subtree(b, root)) m[root] |= uint64_t{1} << b;
+      }
+      if (in_subtree(0, root)) m[root] |= uint64_t{1} << kVelocityBit;
+      if (in_subtree(1, root)) m[root] |= uint64_t{1} << kTranslationBit;
+    }
+    return m;
+  }();
+  if (bone < 0) return kAllValues;
+  return bone < kNumBones ? subtree[bone] : 0;  // no bone: nothing is blended
+}
 }  // namespace
+
+uint64_t untagged_mask(const WarPose& p) {
+  uint64_t m = 0;
+  for (int b = 0; b < kNumBones; ++b) m |= uint64_t{!is_tagged(p.rotations[b])} << b;
+  m |= uint64_t{!is_tagged(p.root_velocity)} << kVelocityBit;
+  m |= uint64_t{!is_tagged(p.root_translation)} << kTranslationBit;
+  return m;
+}
 
 void pose_blend_partial(const WarPose& lower, const WarPose& upper, float weight, WarPose& out,
                         int bone) {
-  const auto vlerp = [](Vec3 a, Vec3 b, float t) { return lerp(a, b, t); };
-  const auto qslerp = [](Quat a, Quat b, float t) { return slerp_inline(a, b, t); };
-  const bool all = bone < 0;
-  out.root_velocity = all || in_subtree(0, bone)
-                          ? blend_motion(lower.root_velocity, upper.root_velocity, weight, vlerp)
-                          : lower.root_velocity;
-  out.root_translation =
-      all || in_subtree(1, bone)
-          ? blend_body(lower.root_translation, upper.root_translation, weight, vlerp)
-          : lower.root_translation;
-  out.rotations[0] = all || bone == 0
-                         ? blend_motion(lower.rotations[0], upper.rotations[0], weight, qslerp)
-                         : lower.rotations[0];
-  for (int b = 1; b < kNumBones; ++b) {
-    out.rotations[b] = all || in_subtree(b, bone)
-                           ? blend_body(lower.rotations[b], upper.rotations[b], weight, qslerp)
-                           : lower.rotations[b];
-  }
+  pose_blend_masked(lower, untagged_mask(lower), upper, untagged_mask(upper), weight, out, bone);
 }
 
-void build_bone_matrices(const WarPose& pose, const std::array<Vec3, kNumBones>& offsets,
-                         std::array<BoneTransform, kNumBones>& out) {
+// warriors.txt "Blending" (Pose_BlendPartial, 0x00105158). A value tagged on both sides keeps
+// the lower's (tagged), so only the values untagged on a side are visited: the motion channels
+// (a tagged side gives way) and the body bones (slerp / lerp, even against a default). The
+// result's untagged values: the mixed ones, and the lower's outside the subtree.
+// Compiled for AVX2 too (ANIMKIT_WARRIORS_AVX2_CLONE, quat_lanes.h).
+ANIMKIT_WARRIORS_AVX2_CLONE uint64_t pose_blend_masked(const WarPose& lower, uint64_t lower_mask,
+                                                       const WarPose& upper, uint64_t upper_mask,
+                                                       float weight, WarPose& out, int bone) {
+  if (&out == &upper && &out != &lower) {  // the copy of the lower pose below would clobber it
+    WarPose result;
+    const uint64_t m =
+        pose_blend_masked(lower, lower_mask, upper, upper_mask, weight, result, bone);
+    out = result;
+    return m;
+  }
+  const uint64_t selected = blended_values(bone);
+  const uint64_t mixed = (lower_mask | upper_mask) & selected;
+  if (&out != &lower) out = lower;
+  if (mixed >> kVelocityBit & 1) {
+    const auto vlerp = [](Vec3 a, Vec3 b, float t) { return lerp(a, b, t); };
+    out.root_velocity = blend_motion(lower.root_velocity, upper.root_velocity, weight, vlerp);
+  }
+  if (mixed >> kTranslationBit & 1) {
+    out.root_translation =
+        tagged(lerp(lower.root_translation, upper.root_translation, weight), false);
+  }
+  if (mixed & 1) {
+    const auto qslerp = [](Quat a, Quat b, float t) { return slerp_inline(a, b, t); };
+    out.rotations[0] = blend_motion(lower.rotations[0], upper.rotations[0], weight, qslerp);
+  }
+  for (uint64_t m = mixed & ((uint64_t{1} << kNumBones) - 2); m != 0; m &= m - 1) {
+    const int b = std::countr_zero(m);
+    out.rotations[b] = tagged(slerp_inline(lower.rotations[b], upper.rotations[b], weight), false);
+  }
+  return (lower_mask & ~selected) | mixed;
+}
+
+// Compiled for AVX2 too (ANIMKIT_WARRIORS_AVX2_CLONE, quat_lanes.h).
+ANIMKIT_WARRIORS_AVX2_CLONE void build_bone_matrices(const WarPose& pose,
+                                                     const std::array<Vec3, kNumBones>& offsets,
+                                                     std::array<BoneTransform, kNumBones>& out) {
   // Entry 0: motion, not a bone; identity when the pose's value is a default.
   out[0].position = pose.velocity_default() ? Vec3{} : pose.root_velocity;
   out[0].rotation = pose.rotation_default(0) ? Quat::identity() : pose.rotations[0];
@@ -210,15 +312,43 @@ void build_bone_matrices(const WarPose& pose, const std::array<Vec3, kNumBones>&
   out[1].position = pose.root_translation;
   out[1].rotation = pose.rotations[1];
 #if defined(__SSE2__)
-  // The chain down the parents runs in registers and a local table: the written transforms are
-  // never read back, so no load waits on a store (every parent precedes its children).
-  std::array<__m128, kNumBones> rot, pos;
-  rot[1] = load4(out[1].rotation);
-  pos[1] = load3(out[1].position);
-  for (int b = 2; b < kNumBones; ++b) {
-    const int p = kParents[b];
-    compose_sse(rot[p], pos[p], pose.rotations[b], offsets[b], rot[b], pos[b]);
-    store(rot[b], pos[b], out[b]);
+  // Four bones a step (bone_groups()), from a local table of the model transforms in lanes:
+  // the written transforms are never read back, so no load waits on a store.
+  alignas(16) float rot[kNumBones][4], pos[kNumBones][4];
+  _mm_store_ps(rot[1], load4(out[1].rotation));
+  _mm_store_ps(pos[1], load3(out[1].position));
+  const BoneGroups& groups = bone_groups();
+  char* rot_at = reinterpret_cast<char*>(rot);
+  char* pos_at = reinterpret_cast<char*>(pos);
+  const char* local_at = reinterpret_cast<const char*>(pose.rotations.data());
+  const char* offset_at = reinterpret_cast<const char*>(offsets.data());
+  char* out_at = reinterpret_cast<char*>(out.data());
+  const auto ld = [](const char* base, uint32_t at) {
+    return _mm_loadu_ps(reinterpret_cast<const float*>(base + at));
+  };
+  for (int g = 0; g < groups.count; ++g) {
+    const BoneGroups::Offsets& o = groups.at[g];
+    const Lanes4 a = transpose(ld(rot_at, o.parent16[0]), ld(rot_at, o.parent16[1]),
+                               ld(rot_at, o.parent16[2]), ld(rot_at, o.parent16[3]));
+    const Lanes4 at = transpose(ld(pos_at, o.parent16[0]), ld(pos_at, o.parent16[1]),
+                                ld(pos_at, o.parent16[2]), ld(pos_at, o.parent16[3]));
+    const Lanes4 q = transpose(ld(local_at, o.bone16[0]), ld(local_at, o.bone16[1]),
+                               ld(local_at, o.bone16[2]), ld(local_at, o.bone16[3]));
+    const Lanes4 shifted = transpose(ld(offset_at, o.offset12[0]), ld(offset_at, o.offset12[1]),
+                                     ld(offset_at, o.offset12[2]), ld(offset_at, o.offset12[3]));
+    const Lanes4 v{shifted.y, shifted.z, shifted.w, shifted.x};
+    Lanes4 r, t;
+    compose_lanes(a, at, q, v, r, t);
+    const Lanes4 rq = transpose(r.x, r.y, r.z, r.w);
+    const Lanes4 tp = transpose(t.x, t.y, t.z, t.w);
+    const __m128 rs[4] = {rq.x, rq.y, rq.z, rq.w}, ps[4] = {tp.x, tp.y, tp.z, tp.w};
+    for (int i = 0; i < 4; ++i) {
+      _mm_store_ps(reinterpret_cast<float*>(rot_at + o.bone16[i]), rs[i]);
+      _mm_store_ps(reinterpret_cast<float*>(pos_at + o.bone16[i]), ps[i]);
+      // 28 bytes: the position's 16 (its fourth lane lands on rotation.x), then the rotation.
+      _mm_storeu_ps(reinterpret_cast<float*>(out_at + o.out28[i]), ps[i]);
+      _mm_storeu_ps(reinterpret_cast<float*>(out_at + o.out28[i] + 12), rs[i]);
+    }
   }
 #else
   for (int b = 2; b < kNumBones; ++b) {

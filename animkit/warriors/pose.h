@@ -55,6 +55,18 @@ WarPose default_pose(Vec3 root_translation = {});
 void pose_blend_partial(const WarPose& lower, const WarPose& upper, float weight, WarPose& out,
                         int bone = -1);
 
+// Which values of a pose are not tagged (sampled or blended, not defaults): bit b (0-33) for
+// rotation b, kVelocityBit for the root velocity, kTranslationBit for the root translation.
+// The sampler and the blends keep it beside each pose, so a blend visits only the values one
+// side has and passes the rest (two tagged keep the lower's) without reading them.
+inline constexpr int kVelocityBit = kNumBones, kTranslationBit = kNumBones + 1;
+uint64_t untagged_mask(const WarPose& pose);
+// pose_blend_partial with both poses' untagged_mask() given (they must be exact); returns out's.
+// The same floats as pose_blend_partial; in place (out == lower) only the mixed values are
+// written.
+uint64_t pose_blend_masked(const WarPose& lower, uint64_t lower_mask, const WarPose& upper,
+                           uint64_t upper_mask, float weight, WarPose& out, int bone = -1);
+
 // One {position, rotation} per bone in model space (Instance_BuildBoneMatrices, 0x00104630).
 struct BoneTransform {
   Vec3 position;

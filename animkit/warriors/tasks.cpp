@@ -22,7 +22,8 @@ bool loop_advance(AnimCursor& c, float s, EventSink* sink) {
 
 void blend_top_two(PoseStack& poses, float weight) {
   // lower = the pose pushed first, upper = the one above it; the result replaces both.
-  pose_blend_partial(poses.top(1), poses.top(0), weight, poses.top(1));
+  poses.mask(1) = pose_blend_masked(poses.top(1), poses.mask(1), poses.top(0), poses.mask(0),
+                                    weight, poses.top(1));
   poses.pop();
 }
 }  // namespace
@@ -78,7 +79,7 @@ void ClipTask::sample(PoseStack& poses) {
   const bool over = bone_ >= 0 && poses.size() > 0;
   WarPose* p = poses.push();
   if (!p) return;
-  cursor_.sample(rate_, instance_->sample_context, *p);
+  poses.mask() = cursor_.sample(rate_, instance_->sample_context, *p);
   if (window_ && next_) {
     // 0x00105ba0: the next task's pose blended over the clip's by the share of b elapsed.
     const int before = poses.size();
@@ -87,7 +88,8 @@ void ClipTask::sample(PoseStack& poses) {
   }
   if (over) {
     // Over a subtree: the pose under it keeps every bone outside `bone_`'s subtree.
-    pose_blend_partial(poses.top(1), poses.top(0), subtree_weight_, poses.top(1), bone_);
+    poses.mask(1) = pose_blend_masked(poses.top(1), poses.mask(1), poses.top(0), poses.mask(0),
+                                      subtree_weight_, poses.top(1), bone_);
     poses.pop();
   }
 }
@@ -283,15 +285,16 @@ void GaitTask::sample(PoseStack& poses) {
   const float frac = value_ - static_cast<float>(pair_);
   const SampleContext& ctx = instance_->sample_context;
   if (frac < 0.01f) {
-    lower_.sample(rate_, ctx, *p);
+    poses.mask() = lower_.sample(rate_, ctx, *p);
   } else if (frac > 0.995f) {
-    upper_.sample(rate_, ctx, *p);
+    poses.mask() = upper_.sample(rate_, ctx, *p);
   } else {
-    WarPose& a = instance_->scratch(0);
-    WarPose& b = instance_->scratch(1);
-    lower_.sample(rate_, ctx, a);
-    upper_.sample(rate_, ctx, b);
-    pose_blend_partial(a, b, frac, *p);  // 0x001054a8, the fraction as the upper's weight
+    // 0x001054a8, the fraction as the upper's weight; the lower pose is sampled in place and
+    // the upper blended into it (the same floats as a blend into a third pose).
+    WarPose& b = instance_->scratch(0);
+    const uint64_t lower = lower_.sample(rate_, ctx, *p);
+    const uint64_t upper = upper_.sample(rate_, ctx, b);
+    poses.mask() = pose_blend_masked(*p, lower, b, upper, frac, *p);
   }
 }
 
@@ -372,20 +375,17 @@ void MixTask::sample(PoseStack& poses) {
   if (!p) return;
   const SampleContext& ctx = instance_->sample_context;
   if (kind_ == Kind::kFour || other_weight_ <= 0.0f) {
-    cursors_[lead_].sample(rate_, ctx, *p);
+    poses.mask() = cursors_[lead_].sample(rate_, ctx, *p);
     return;
   }
-  WarPose& a = instance_->scratch(0);
-  WarPose& b = instance_->scratch(1);
-  if (kind_ == Kind::kTwo) {
-    cursors_[0].sample(rate_, ctx, a);
-    cursors_[1].sample(rate_, ctx, b);
-    pose_blend_partial(a, b, value_, *p);
-  } else {
-    cursors_[lead_].sample(rate_, ctx, a);
-    cursors_[other_].sample(rate_, ctx, b);
-    pose_blend_partial(a, b, other_weight_, *p);
-  }
+  // The lower pose sampled in place, the upper blended into it.
+  WarPose& b = instance_->scratch(0);
+  const AnimCursor& lower = kind_ == Kind::kTwo ? cursors_[0] : cursors_[lead_];
+  const AnimCursor& upper = kind_ == Kind::kTwo ? cursors_[1] : cursors_[other_];
+  const float weight = kind_ == Kind::kTwo ? value_ : other_weight_;
+  const uint64_t lower_mask = lower.sample(rate_, ctx, *p);
+  const uint64_t upper_mask = upper.sample(rate_, ctx, b);
+  poses.mask() = pose_blend_masked(*p, lower_mask, b, upper_mask, weight, *p);
 }
 
 }  // namespace animkit::warriors

@@ -30,16 +30,20 @@ inline constexpr uint32_t kReportedObjectBit = 0x80000000u;
 class PoseStack {
  public:
   static constexpr int kMax = 7;
+  // The caller fills the pose and sets its untagged_mask() with mask(0).
   WarPose* push() { return count_ < kMax ? &poses_[count_++] : nullptr; }
   void pop() {
     if (count_ > 0) --count_;
   }
   int size() const { return count_; }
   WarPose& top(int below = 0) { return poses_[count_ - 1 - below]; }
+  // untagged_mask() of top(below), kept beside the pose (pose_blend_masked).
+  uint64_t& mask(int below = 0) { return masks_[count_ - 1 - below]; }
   void clear() { count_ = 0; }
 
  private:
   std::array<WarPose, kMax> poses_;
+  std::array<uint64_t, kMax> masks_{};
   int count_ = 0;
 };
 

@@ -7,7 +7,9 @@
 
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <random>
+#include <vector>
 
 #include "animkit/core/registry.h"
 #include "animkit/warriors/builder.h"
@@ -199,6 +201,191 @@ TEST(WarriorsSpeed, FastPosePathsGiveTheCoreFloats) {
           << n << " bone " << b;
     }
   }
+}
+
+}  // namespace
+}  // namespace animkit::warriors
+
+namespace animkit::warriors {
+namespace {
+
+// Issue 25 item 5: the crowd's path (untagged masks kept beside each pose, blends that visit only
+// the values a side has, in place; bone transforms four bones a step) against the scalar rule
+// written out here (warriors.txt "Blending": two tagged keep the lower's, the motion channels'
+// tagged side gives way, otherwise the core's slerp / lerp with the tag cleared; "Bone
+// transforms": the core's operator* and rotate down the parent table), on random pose stacks:
+// poses pushed with random tags, values (zero, NaN, near and opposite neighbours), blended as
+// the tasks do (the top two into the lower, a subtree, into a third pose, into the upper), the
+// masks carried along and checked against the poses after every step.
+WarPose rule_blend(const WarPose& lower, const WarPose& upper, float w, int bone) {
+  const auto in_subtree = [](int b, int root) {
+    for (int p = b; p >= 0; p = kParents[p]) {
+      if (p == root) return true;
+    }
+    return false;
+  };
+  const auto motion = [](const auto& a, const auto& b, auto mixed) {
+    if (is_tagged(a) && is_tagged(b)) return a;
+    if (is_tagged(a)) return b;
+    if (is_tagged(b)) return a;
+    return tagged(mixed, false);
+  };
+  const auto body = [](const auto& a, const auto& b, auto mixed) {
+    return is_tagged(a) && is_tagged(b) ? a : tagged(mixed, false);
+  };
+  const bool all = bone < 0;
+  WarPose out = lower;
+  if (all || in_subtree(0, bone)) {
+    out.root_velocity = motion(lower.root_velocity, upper.root_velocity,
+                               lerp(lower.root_velocity, upper.root_velocity, w));
+  }
+  if (all || in_subtree(1, bone)) {
+    out.root_translation = body(lower.root_translation, upper.root_translation,
+                                lerp(lower.root_translation, upper.root_translation, w));
+  }
+  if (all || bone == 0) {
+    out.rotations[0] = motion(lower.rotations[0], upper.rotations[0],
+                              slerp(lower.rotations[0], upper.rotations[0], w));
+  }
+  for (int b = 1; b < kNumBones; ++b) {
+    if (all || in_subtree(b, bone)) {
+      out.rotations[b] = body(lower.rotations[b], upper.rotations[b],
+                              slerp(lower.rotations[b], upper.rotations[b], w));
+    }
+  }
+  return out;
+}
+
+// The sampler's nlerp (four lanes at once) against the core's nlerp by the key-in-force rule
+// (warriors.txt "The key in force": the key at or before the nearest whole frame, a tie to the
+// lower, carried by t = (frame - key) / delta, not clamped) on random clips and frames,
+// negative and past the end included.
+TEST(WarriorsSpeed, SampledRotationsAreTheCoreNlerp) {
+  std::mt19937 rng(525);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  int checked = 0;
+  for (int round = 0; round < 40; ++round) {
+    ClipBuilder b;
+    b.frames = 40;
+    for (int bone : {1, 3, 7, 20, 33}) {
+      Quat q = normalize(Quat{u(rng), u(rng), u(rng), u(rng)});
+      for (int f = 0; f <= 40; f += 1 + static_cast<int>(rng() % 9)) {
+        // Near neighbours (sign flips on encoding included) and far ones.
+        q = rng() % 2 ? normalize(Quat{q.x + 0.2f * u(rng), q.y, q.z, -q.w})
+                      : normalize(Quat{u(rng), u(rng), u(rng), u(rng)});
+        b.rotations[bone].push_back({f, q});
+      }
+    }
+    const PlayClip clip = make_play_clip(b.build());
+    const WarPose defaults = default_pose();
+    const SampleContext ctx{&defaults, 0.f};
+    for (int n = 0; n < 50; ++n) {
+      const float frame = 60.f * u(rng) + 10.f;
+      WarPose got;
+      sample_clip(clip, frame, 1.f, ctx, got);
+      const float nearest = std::ceil(frame - 0.5f);
+      for (int bone : {1, 3, 7, 20, 33}) {
+        const PlayClip::Range& r = clip.bones[bone];
+        uint32_t k = r.first;
+        while (k + 1 < r.first + r.count && static_cast<float>(clip.starts[k + 1]) <= nearest) ++k;
+        Quat want = clip.values[k];
+        if (k + 1 < r.first + r.count) {
+          const float t =
+              (frame - static_cast<float>(clip.starts[k])) / static_cast<float>(clip.deltas[k + 1]);
+          want = nlerp(clip.values[k], clip.values[k + 1], t);
+        }
+        ASSERT_TRUE(same_bits(got.rotations[bone], tagged(want, false)))
+            << "round " << round << " frame " << frame << " bone " << bone;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 40 * 50 * 5);
+}
+
+TEST(WarriorsSpeed, MaskedBlendsAndBoneGroupsGiveTheScalarRuleOnRandomStacks) {
+  std::mt19937 rng(2025);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const auto rotation = [&](const Quat& near) {
+    switch (rng() % 8) {
+      case 0:
+        return Quat{0, 0, 0, 0};
+      case 1:
+        return Quat{nan, 0, 0, 1};
+      case 2:
+        return near;
+      case 3:
+        return normalize(Quat{near.x + 1e-3f * u(rng), near.y, near.z, near.w});
+      case 4:
+        return -normalize(Quat{near.x, near.y + 1e-3f * u(rng), near.z, near.w});
+      default:
+        return normalize(Quat{u(rng), u(rng), u(rng), u(rng)});
+    }
+  };
+  // A sampled pose: the defaults, with a random set of channels written (untagged).
+  const WarPose defaults = default_pose({0, 0, 0.9f});
+  const auto sampled = [&] {
+    WarPose p = defaults;
+    const int written = static_cast<int>(rng() % 12);
+    for (int i = 0; i < written; ++i) {
+      const int b = static_cast<int>(rng() % kNumBones);
+      p.rotations[b] = tagged(rotation(defaults.rotations[b]), rng() % 8 == 0);
+    }
+    if (rng() % 2) p.root_velocity = tagged(Vec3{u(rng), u(rng), u(rng)}, rng() % 8 == 0);
+    if (rng() % 2) p.root_translation = tagged(Vec3{u(rng), u(rng), u(rng)}, rng() % 8 == 0);
+    return p;
+  };
+  const float weights[] = {0.f, 1.f, 0.25f, 0.5f, -0.5f, 1.5f, nan, 0.999f};
+  int blends = 0;
+  for (int round = 0; round < 300; ++round) {
+    std::vector<WarPose> got, want;
+    std::vector<uint64_t> masks;
+    for (int step = 0; step < 10; ++step) {
+      const float w = rng() % 2 ? weights[rng() % std::size(weights)] : u(rng) + 0.5f;
+      const int kind = got.size() < 2 ? 0 : static_cast<int>(rng() % 5);
+      if (kind == 0) {  // a task's pose pushed
+        got.push_back(sampled());
+        want.push_back(got.back());
+        masks.push_back(untagged_mask(got.back()));
+        continue;
+      }
+      const size_t lo = got.size() - 2, up = got.size() - 1;
+      const int bone = kind == 2 ? static_cast<int>(rng() % (kNumBones + 1)) - 1 : -1;
+      const WarPose expect = rule_blend(want[lo], want[up], w, bone);
+      if (kind == 1 || kind == 2) {  // a fade / a subtree clip: the top two into the lower
+        masks[lo] = pose_blend_masked(got[lo], masks[lo], got[up], masks[up], w, got[lo], bone);
+      } else if (kind == 3) {  // a gait / mix: into a third pose
+        WarPose third = sampled();
+        masks[lo] = pose_blend_masked(got[lo], masks[lo], got[up], masks[up], w, third, bone);
+        got[lo] = third;
+      } else {  // into the upper pose (the public function allows it)
+        masks[lo] = pose_blend_masked(got[lo], masks[lo], got[up], masks[up], w, got[up], bone);
+        got[lo] = got[up];
+      }
+      got.pop_back();
+      masks.pop_back();
+      want.pop_back();
+      want[lo] = expect;
+      ++blends;
+      ASSERT_TRUE(same_bits(got[lo], want[lo])) << "round " << round << " step " << step;
+      ASSERT_EQ(masks[lo], untagged_mask(got[lo])) << "round " << round << " step " << step;
+    }
+    // The bone transforms of the stack's top against the core's operations.
+    std::array<Vec3, kNumBones> offsets;
+    for (Vec3& o : offsets) o = {u(rng), u(rng), u(rng)};
+    std::array<BoneTransform, kNumBones> bones, expect;
+    build_bone_matrices(got.back(), offsets, bones);
+    expect[0] = bones[0];
+    expect[1] = {got.back().root_translation, got.back().rotations[1]};
+    for (int b = 2; b < kNumBones; ++b) {
+      const BoneTransform& p = expect[kParents[b]];
+      expect[b].rotation = p.rotation * got.back().rotations[b];
+      expect[b].position = p.position + rotate(p.rotation, offsets[b]);
+    }
+    ASSERT_TRUE(same_bits(bones, expect)) << "round " << round;
+  }
+  EXPECT_GT(blends, 1000);
 }
 
 }  // namespace

@@ -1,0 +1,65 @@
+// One quaternion's four components in one SSE register, for the sampler's nlerp and the blends'
+// slerp: each lane does the scalar code's operation (core/math.h nlerp, normalize; pose.cpp's
+// slerp), and the dot products add their four terms in the scalar order ((x + y) + z) + w, so
+// the floats are the scalar code's bit for bit (tests: WarriorsSpeed.*). Scalar where SSE2 is
+// not available.
+#pragma once
+
+#include <cmath>
+
+#include "animkit/core/math.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+// The hot functions are compiled twice, for AVX2 and for the baseline, the one to run chosen when
+// the program loads: with AVX2 the same SSE operations take the three-operand form, without the
+// register copies SSE2's two-operand form needs. The floats are the same: each operation is the
+// same IEEE operation, and no fused multiply-add is made (-ffp-contract=off for the module, and
+// "avx2" does not enable FMA).
+#if defined(__SSE2__) && defined(__x86_64__) && defined(__GNUC__) && !defined(__AVX2__) && \
+    !defined(__clang__)
+#define ANIMKIT_WARRIORS_AVX2_CLONE __attribute__((target_clones("avx2", "default")))
+#else
+#define ANIMKIT_WARRIORS_AVX2_CLONE
+#endif
+
+namespace animkit::warriors::lanes {
+
+#if defined(__SSE2__)
+inline __m128 load(const Quat& q) { return _mm_loadu_ps(&q.x); }
+inline Quat to_quat(__m128 v) {
+  Quat q;
+  _mm_storeu_ps(&q.x, v);
+  return q;
+}
+// a.x b.x + a.y b.y + a.z b.z + a.w b.w, added left to right.
+inline float dot(__m128 a, __m128 b) {
+  const __m128 m = _mm_mul_ps(a, b);
+  __m128 s = _mm_add_ss(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 1, 1, 1)));
+  s = _mm_add_ss(s, _mm_movehl_ps(m, m));
+  s = _mm_add_ss(s, _mm_shuffle_ps(m, m, _MM_SHUFFLE(3, 3, 3, 3)));
+  return _mm_cvtss_f32(s);
+}
+// a wa + b wb per component.
+inline __m128 mix(__m128 a, float wa, __m128 b, float wb) {
+  return _mm_add_ps(_mm_mul_ps(a, _mm_set1_ps(wa)), _mm_mul_ps(b, _mm_set1_ps(wb)));
+}
+// core normalize: the identity for a zero or non-finite squared length, else q x (1 / |q|).
+inline Quat normalize(__m128 q) {
+  const float n2 = dot(q, q);
+  if (!(n2 > 0.f && n2 < INFINITY)) return Quat::identity();
+  const float inv = 1.f / std::sqrt(n2);
+  return to_quat(_mm_mul_ps(q, _mm_set1_ps(inv)));
+}
+// core nlerp.
+inline Quat nlerp(__m128 a, __m128 b, float t) {
+  const float s = dot(a, b) < 0.f ? -t : t;
+  return normalize(mix(a, 1.f - t, b, s));
+}
+inline Quat nlerp(const Quat& a, const Quat& b, float t) { return nlerp(load(a), load(b), t); }
+#else
+inline Quat nlerp(const Quat& a, const Quat& b, float t) { return animkit::nlerp(a, b, t); }
+#endif
+
+}  // namespace animkit::warriors::lanes

@@ -2,8 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 #include <algorithm>
 #include <cstring>
+
+#include "animkit/core/work_budget.h"
 
 namespace animkit::monster_hunter::fu {
 
@@ -31,7 +35,7 @@ Header read_header(Reader& r, size_t end, uint32_t header_size, const char* what
 
 }  // namespace
 
-Clip read_clip(Reader& r) {
+Clip read_clip(Reader& r, KeyBlock* block) {
   const size_t end = r.size();
   const Header clip = read_header(r, end, kClipHeader, "clip");
   if (clip.tag != kClipTag) {
@@ -41,6 +45,12 @@ Clip read_clip(Reader& r) {
   out.loop = r.u32();
   out.loop_start = r.f32();
   const size_t clip_end = clip.start + clip.size;
+  // Every key of the clip lies inside it after its header: one allocation holds them all,
+  // unless the caller gives a block (read_pack: one for the whole pack).
+  std::optional<KeyBlock> own;
+  if (!block) block = &own.emplace((clip.size - kClipHeader) / sizeof(Keyframe));
+  KeyBlock& keys = *block;
+  const size_t keys_before = keys.used();
   out.tracks.reserve(std::min<size_t>(clip.count, (clip.size - kClipHeader) / kTrackHeader));
   for (uint32_t t = 0; t < clip.count; ++t) {
     const Header track = read_header(r, clip_end, kTrackHeader, "track");
@@ -59,10 +69,7 @@ Clip read_clip(Reader& r) {
         r.fail_at(ch.start + 8,
                   fmt::format("channel size {:#x} is not 12 + 8 x {} keys", ch.size, ch.count));
       }
-      Channel channel;
-      channel.bit = static_cast<uint16_t>(ch.tag & 0xFFFF);
-      read_keys(r, ch.count, channel.keys);
-      tr.channels.push_back(std::move(channel));
+      tr.channels.push_back({static_cast<uint16_t>(ch.tag & 0xFFFF), keys.read(r, ch.count)});
     }
     if (r.pos() != track_end) {
       r.fail_at(track.start + 8, fmt::format("track size {:#x}, its channels end at {:#x}",
@@ -78,6 +85,7 @@ Clip read_clip(Reader& r) {
     r.fail_at(clip.start + 8, fmt::format("clip size {:#x}, its tracks end at {:#x}", clip.size,
                                           r.pos() - clip.start));
   }
+  charge_work(Work::kKey, keys.used() - keys_before, "monster_hunter: clip keys");  // issue 30: the run's work
   return out;
 }
 

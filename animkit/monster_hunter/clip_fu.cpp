@@ -19,17 +19,21 @@ struct Header {
   size_t start;
 };
 
-Header read_header(Reader& r, size_t end, uint32_t header_size, const char* what) {
+// Out of line: the message's formatting kept off the parse's hot path.
+[[noreturn, gnu::noinline, gnu::cold]] void bad_size(const Reader& r, const Header& h, size_t end,
+                                                     uint32_t header_size, const char* what) {
+  r.fail_at(h.start + 8, fmt::format("{} size {:#x} outside {:#x}..{:#x}", what, h.size,
+                                     header_size, end - h.start));
+}
+
+inline Header read_header(Reader& r, size_t end, uint32_t header_size, const char* what) {
   Header h;
   h.start = r.pos();
   const Bytes b = r.bytes(12);  // one bounds check for the three words (the parse's hot path)
   std::memcpy(&h.tag, b.data(), 4);
   std::memcpy(&h.count, b.data() + 4, 4);
   std::memcpy(&h.size, b.data() + 8, 4);
-  if (h.size < header_size || h.size > end - h.start) {
-    r.fail_at(h.start + 8, fmt::format("{} size {:#x} outside {:#x}..{:#x}", what, h.size,
-                                       header_size, end - h.start));
-  }
+  if (h.size < header_size || h.size > end - h.start) bad_size(r, h, end, header_size, what);
   return h;
 }
 

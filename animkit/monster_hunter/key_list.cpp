@@ -28,20 +28,6 @@ KeyList::KeyList(const std::vector<Keyframe>& keys) {
   size_ = keys.size();
 }
 
-KeyList::KeyList(std::shared_ptr<std::byte[]> block, const Keyframe* first, size_t count) {
-  if (count == 0) return;
-  block_ = std::move(block);
-  // The block is mutable storage; only this list's copy on write decides when to change it.
-  data_ = const_cast<Keyframe*>(first);
-  size_ = capacity_ = count;
-}
-
-KeyList::KeyList(KeyList&& other) noexcept
-    : block_(std::move(other.block_)),
-      data_(std::exchange(other.data_, nullptr)),
-      size_(std::exchange(other.size_, 0)),
-      capacity_(std::exchange(other.capacity_, 0)) {}
-
 KeyList& KeyList::operator=(KeyList&& other) noexcept {
   if (this != &other) {
     block_ = std::move(other.block_);
@@ -103,18 +89,9 @@ KeyBlock::KeyBlock(size_t max_keys) : capacity_(max_keys) {
   if (max_keys != 0) block_ = allocate(max_keys);
 }
 
-KeyList KeyBlock::read(Reader& r, uint32_t count) {
-  const size_t at = r.pos();
-  const Bytes b = r.bytes(size_t{count} * sizeof(Keyframe));
-  if (count > capacity_ - used_) {
-    r.fail_at(at, fmt::format("{} keys overflow the clip's {} (its size field)", count,
-                              capacity_ - used_));
-  }
-  if (count == 0) return {};
-  auto* keys = reinterpret_cast<Keyframe*>(block_.get()) + used_;
-  std::memcpy(keys, b.data(), b.size());
-  used_ += count;
-  return KeyList(block_, keys, count);
+void KeyBlock::overflow(const Reader& r, size_t at, uint32_t count) const {
+  r.fail_at(at, fmt::format("{} keys overflow the clip's {} (its size field)", count,
+                            capacity_ - used_));
 }
 
 }  // namespace animkit::monster_hunter

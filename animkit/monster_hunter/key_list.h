@@ -5,8 +5,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "animkit/core/reader.h"
@@ -45,11 +47,21 @@ class KeyList {
   // Implicit: channels are built from fitted and edited vectors.
   KeyList(const std::vector<Keyframe>& keys);  // NOLINT(google-explicit-constructor)
   // `count` keys at `first`, inside `block` (shared, not copied).
-  KeyList(std::shared_ptr<std::byte[]> block, const Keyframe* first, size_t count);
+  KeyList(std::shared_ptr<std::byte[]> block, const Keyframe* first, size_t count)
+      : block_(count != 0 ? std::move(block) : nullptr),
+        // The block is mutable storage; the copy on write decides when this list may change it.
+        data_(count != 0 ? const_cast<Keyframe*>(first) : nullptr),
+        size_(count),
+        capacity_(count) {}
 
   KeyList(const KeyList&) = default;
   KeyList& operator=(const KeyList&) = default;
-  KeyList(KeyList&& other) noexcept;
+  // Inline: the parse moves every channel's list into its track.
+  KeyList(KeyList&& other) noexcept
+      : block_(std::move(other.block_)),
+        data_(std::exchange(other.data_, nullptr)),
+        size_(std::exchange(other.size_, 0)),
+        capacity_(std::exchange(other.capacity_, 0)) {}
   KeyList& operator=(KeyList&& other) noexcept;
 
   size_t size() const { return size_; }
@@ -99,10 +111,20 @@ class KeyBlock {
   explicit KeyBlock(size_t max_keys);
   // `count` keys from the reader (one bounds check, one copy). Throws animkit::Error at the
   // reader's position when they do not fit in the block (the caller's sizes should prevent it).
-  KeyList read(Reader& r, uint32_t count);
+  KeyList read(Reader& r, uint32_t count) {
+    const size_t at = r.pos();
+    const Bytes b = r.bytes(size_t{count} * sizeof(Keyframe));
+    if (count > capacity_ - used_) overflow(r, at, count);
+    auto* keys = reinterpret_cast<Keyframe*>(block_.get()) + used_;
+    if (count != 0) std::memcpy(keys, b.data(), b.size());
+    used_ += count;
+    return KeyList(block_, keys, count);
+  }
   size_t used() const { return used_; }
 
  private:
+  [[noreturn]] void overflow(const Reader& r, size_t at, uint32_t count) const;
+
   std::shared_ptr<std::byte[]> block_;
   size_t capacity_ = 0, used_ = 0;
 };

@@ -49,6 +49,15 @@ TEST(KeyList, CopiesAreIndependent) {
   EXPECT_EQ(moved.size(), 3u);
 }
 
+TEST(KeyBlock, RefusesKeysPastItsSize) {
+  const std::vector<uint8_t> bytes(8 * 4, 1);
+  Reader r(bytes);
+  KeyBlock block(3);
+  EXPECT_EQ(block.read(r, 2).size(), 2u);
+  EXPECT_TRUE(block.read(r, 0).empty());
+  EXPECT_THROW(block.read(r, 2), Error);  // 2 more keys are in the bytes, 1 in the block
+}
+
 TEST(KeyList, ParsedChannelsShareOneBlockAndOutliveThePack) {
   for (Game game : {Game::kMhfu, Game::kMhp3rd}) {
     MonsterSpec spec;

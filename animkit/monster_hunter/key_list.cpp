@@ -90,7 +90,7 @@ KeyBlock::KeyBlock(size_t max_keys) : capacity_(max_keys) {
 }
 
 void KeyBlock::overflow(const Reader& r, size_t at, uint32_t count) const {
-  r.fail_at(at, fmt::format("{} keys overflow the clip's {} (its size field)", count,
+  r.fail_at(at, fmt::format("{} keys, only {} left in the keys' block", count,
                             capacity_ - used_));
 }
 

@@ -1,6 +1,6 @@
-// A channel's keyframes ("Clips", "Channels") and the one block per clip the parse copies them
-// into. Issue 27 item 5: one std::vector per channel made two-thirds of a parse's instructions
-// malloc/free; now a parsed clip makes one allocation and each channel holds a slice of it.
+// A channel's keyframes ("Clips", "Channels") and the block the parse copies them into. Issue 27
+// item 5: one std::vector per channel made over half of a parse's instructions malloc/free; now
+// read_pack makes one allocation for the whole pack's keys and each channel holds a slice of it.
 #pragma once
 
 #include <cstddef>
@@ -27,7 +27,7 @@ struct Keyframe {
 static_assert(sizeof(Keyframe) == 8, "Keyframe is the file's 8 bytes (read and written in bulk)");
 
 // A list of keys with std::vector's value semantics and the subset of its interface the code
-// uses. Its storage is a block that may be shared: with the other channels of the clip it was
+// uses. Its storage is a block that may be shared: with the other channels of the pack it was
 // read from (a slice of KeyBlock) or with copies of it. Reading never copies; any changing
 // access (non-const data/begin/end/[]/front/back, push_back, resize) first gives the list a block
 // of its own when the block is shared (copy on write), so channels stay independent values.
@@ -104,8 +104,8 @@ class KeyList {
   size_t capacity_ = 0;  // keys that fit at data_ (a slice's own size: its neighbours follow)
 };
 
-// The parse's storage for one clip's keys: one allocation of at most `max_keys` keys, each
-// channel's keys copied in back to back and handed out as slices.
+// The parse's storage for keys (a pack's, or one clip's read alone): one allocation of at most
+// `max_keys` keys, each channel's keys copied in back to back and handed out as slices.
 class KeyBlock {
  public:
   explicit KeyBlock(size_t max_keys);

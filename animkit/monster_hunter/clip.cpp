@@ -12,14 +12,6 @@
 
 namespace animkit::monster_hunter {
 
-void read_keys(Reader& r, uint32_t count, std::vector<Keyframe>& keys) {
-  const Bytes b = r.bytes(size_t{count} * sizeof(Keyframe));
-  charge_work(Work::kKey, count, "monster_hunter: clip keys");  // issue 30: the run's work
-  keys.resize(count);
-  if (count != 0) std::memcpy(keys.data(), b.data(), b.size());
-}
-
-
 const char* to_string(Game game) { return game == Game::kMhfu ? "mhfu" : "mhp3rd"; }
 
 Game parse_game(const std::string& text) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "animkit/core/reader.h"
+#include "animkit/monster_hunter/key_list.h"
 
 namespace animkit::monster_hunter {
 
@@ -15,21 +16,6 @@ enum class Game : uint8_t { kMhfu, kMhp3rd };
 const char* to_string(Game game);
 // "mhfu" / "mhp3rd"; throws animkit::Error on anything else.
 Game parse_game(const std::string& text);
-
-// Keyframe, 8 bytes in both games: s16 value, frame, ease_in, ease_out ("Clips").
-struct Keyframe {
-  int16_t value = 0;
-  int16_t frame = 0;
-  int16_t ease_in = 0;
-  int16_t ease_out = 0;
-  friend bool operator==(const Keyframe&, const Keyframe&) = default;
-};
-
-static_assert(sizeof(Keyframe) == 8, "Keyframe is the file's 8 bytes (read and written in bulk)");
-
-// `count` keys from the reader in one copy (the file's s16 words are the struct's fields, in
-// order, little-endian like the machines animkit runs on).
-void read_keys(Reader& r, uint32_t count, std::vector<Keyframe>& keys);
 
 // Channel bits ("Channels").
 namespace bits {
@@ -58,7 +44,7 @@ float dequantize(uint16_t bit, int raw);
 
 struct Channel {
   uint16_t bit = 0;  // MHFU: the low half of the 0x8012xxxx tag; MHP3rd: the u16 bit
-  std::vector<Keyframe> keys;
+  KeyList keys;  // a slice of its clip's one block when parsed (key_list.h)
   friend bool operator==(const Channel&, const Channel&) = default;
 };
 

@@ -2,8 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 #include <algorithm>
 #include <cstring>
+
+#include "animkit/core/work_budget.h"
 
 namespace animkit::monster_hunter::fu {
 
@@ -15,23 +19,27 @@ struct Header {
   size_t start;
 };
 
-Header read_header(Reader& r, size_t end, uint32_t header_size, const char* what) {
+// Out of line: the message's formatting kept off the parse's hot path.
+[[noreturn, gnu::noinline, gnu::cold]] void bad_size(const Reader& r, const Header& h, size_t end,
+                                                     uint32_t header_size, const char* what) {
+  r.fail_at(h.start + 8, fmt::format("{} size {:#x} outside {:#x}..{:#x}", what, h.size,
+                                     header_size, end - h.start));
+}
+
+inline Header read_header(Reader& r, size_t end, uint32_t header_size, const char* what) {
   Header h;
   h.start = r.pos();
   const Bytes b = r.bytes(12);  // one bounds check for the three words (the parse's hot path)
   std::memcpy(&h.tag, b.data(), 4);
   std::memcpy(&h.count, b.data() + 4, 4);
   std::memcpy(&h.size, b.data() + 8, 4);
-  if (h.size < header_size || h.size > end - h.start) {
-    r.fail_at(h.start + 8, fmt::format("{} size {:#x} outside {:#x}..{:#x}", what, h.size,
-                                       header_size, end - h.start));
-  }
+  if (h.size < header_size || h.size > end - h.start) bad_size(r, h, end, header_size, what);
   return h;
 }
 
 }  // namespace
 
-Clip read_clip(Reader& r) {
+Clip read_clip(Reader& r, KeyBlock* block) {
   const size_t end = r.size();
   const Header clip = read_header(r, end, kClipHeader, "clip");
   if (clip.tag != kClipTag) {
@@ -41,6 +49,12 @@ Clip read_clip(Reader& r) {
   out.loop = r.u32();
   out.loop_start = r.f32();
   const size_t clip_end = clip.start + clip.size;
+  // Every key of the clip lies inside it after its header: one allocation holds them all,
+  // unless the caller gives a block (read_pack: one for the whole pack).
+  std::optional<KeyBlock> own;
+  if (!block) block = &own.emplace((clip.size - kClipHeader) / sizeof(Keyframe));
+  KeyBlock& keys = *block;
+  const size_t keys_before = keys.used();
   out.tracks.reserve(std::min<size_t>(clip.count, (clip.size - kClipHeader) / kTrackHeader));
   for (uint32_t t = 0; t < clip.count; ++t) {
     const Header track = read_header(r, clip_end, kTrackHeader, "track");
@@ -59,10 +73,7 @@ Clip read_clip(Reader& r) {
         r.fail_at(ch.start + 8,
                   fmt::format("channel size {:#x} is not 12 + 8 x {} keys", ch.size, ch.count));
       }
-      Channel channel;
-      channel.bit = static_cast<uint16_t>(ch.tag & 0xFFFF);
-      read_keys(r, ch.count, channel.keys);
-      tr.channels.push_back(std::move(channel));
+      tr.channels.push_back({static_cast<uint16_t>(ch.tag & 0xFFFF), keys.read(r, ch.count)});
     }
     if (r.pos() != track_end) {
       r.fail_at(track.start + 8, fmt::format("track size {:#x}, its channels end at {:#x}",
@@ -78,6 +89,7 @@ Clip read_clip(Reader& r) {
     r.fail_at(clip.start + 8, fmt::format("clip size {:#x}, its tracks end at {:#x}", clip.size,
                                           r.pos() - clip.start));
   }
+  charge_work(Work::kKey, keys.used() - keys_before, "monster_hunter: clip keys");  // issue 30: the run's work
   return out;
 }
 

@@ -19,7 +19,8 @@ constexpr uint32_t kClipHeader = 0x14, kTrackHeader = 12, kChannelHeader = 12;
 // Reads one clip at the reader's cursor and moves past it (its size word). Throws animkit::Error
 // naming the offset on a wrong tag, a size that disagrees with the content, a mask that is not
 // the OR of the channel bits, or a section running past its parent.
-Clip read_clip(Reader& reader);
+// `keys`: the block the keys go to (shared with other clips); null: a block of the clip's own.
+Clip read_clip(Reader& reader, KeyBlock* keys = nullptr);
 // The clip's size in bytes when written.
 uint32_t clip_size(const Clip& clip);
 // Appends the clip; counts, masks and sizes are derived. Throws when a channel bit does not fit

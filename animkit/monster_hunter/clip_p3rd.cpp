@@ -2,11 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "animkit/core/error.h"
+#include "animkit/core/work_budget.h"
 
 namespace animkit::monster_hunter::p3rd {
 
-Clip read_clip(Reader& r) {
+Clip read_clip(Reader& r, KeyBlock* block) {
   const size_t start = r.pos();
   const uint32_t count = r.u32();
   const uint32_t size = r.u32();
@@ -18,6 +21,12 @@ Clip read_clip(Reader& r) {
   out.loop = r.u32();
   out.loop_start = r.f32();
   const size_t clip_end = start + size;
+  // Every key of the clip lies inside it after its header: one allocation holds them all,
+  // unless the caller gives a block (read_pack: one for the whole pack).
+  std::optional<KeyBlock> own;
+  if (!block) block = &own.emplace((size - kClipHeader) / sizeof(Keyframe));
+  KeyBlock& keys = *block;
+  const size_t keys_before = keys.used();
   for (uint32_t t = 0; t < count; ++t) {
     const size_t track_start = r.pos();
     if (clip_end - track_start < kTrackHeader) {
@@ -37,19 +46,17 @@ Clip read_clip(Reader& r) {
       if (track_end - ch_start < kChannelHeader) {
         r.fail_at(ch_start, "channel header runs past the track end");
       }
-      Channel ch;
-      ch.bit = r.u16();
-      const uint16_t keys = r.u16();
+      const uint16_t bit = r.u16();
+      const uint16_t key_count = r.u16();
       const uint32_t ch_size = r.u32();
-      if (ch_size != kChannelHeader + 8u * keys) {
+      if (ch_size != kChannelHeader + 8u * key_count) {
         r.fail_at(ch_start + 4,
-                  fmt::format("channel size {:#x} is not 8 + 8 x {} keys", ch_size, keys));
+                  fmt::format("channel size {:#x} is not 8 + 8 x {} keys", ch_size, key_count));
       }
       if (ch_size > track_end - ch_start) {
         r.fail_at(ch_start + 4, fmt::format("channel size {:#x} runs past the track end", ch_size));
       }
-      read_keys(r, keys, ch.keys);
-      tr.channels.push_back(std::move(ch));
+      tr.channels.push_back({bit, keys.read(r, key_count)});
     }
     if (r.pos() != track_end) {
       r.fail_at(track_start + 2, fmt::format("track size {:#x}, its channels end at {:#x}",
@@ -61,6 +68,7 @@ Clip read_clip(Reader& r) {
     r.fail_at(start + 4,
               fmt::format("clip size {:#x}, its tracks end at {:#x}", size, r.pos() - start));
   }
+  charge_work(Work::kKey, keys.used() - keys_before, "monster_hunter: clip keys");  // issue 30: the run's work
   return out;
 }
 

@@ -14,7 +14,8 @@ namespace animkit::monster_hunter::p3rd {
 
 constexpr uint32_t kClipHeader = 0x10, kTrackHeader = 4, kChannelHeader = 8;
 
-Clip read_clip(Reader& reader);
+// `keys`: the block the keys go to (shared with other clips); null: a block of the clip's own.
+Clip read_clip(Reader& reader, KeyBlock* keys = nullptr);
 uint32_t clip_size(const Clip& clip);
 // Empty when the clip fits the encoding; else why not (a track over 0xFFFF bytes, a channel
 // over 0xFFFF keys).

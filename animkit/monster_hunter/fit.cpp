@@ -199,7 +199,7 @@ std::optional<std::vector<Keyframe>> fit_at_frames(uint16_t bit, std::span<const
   }
   // Before the first key and after the last the value holds.
   if (!(channel_error(c, y, extra) <= tolerance)) return std::nullopt;
-  return c.keys;
+  return c.keys.to_vector();
 }
 
 double channel_error(const Channel& channel, std::span<const double> samples,

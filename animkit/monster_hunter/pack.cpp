@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 
@@ -80,8 +81,8 @@ const Clip* AnimPack::clip(size_t stream, size_t slot) const {
   return i < 0 || static_cast<size_t>(i) >= clips.size() ? nullptr : &clips[i];
 }
 
-Clip read_clip(Reader& reader, Game game) {
-  return game == Game::kMhfu ? fu::read_clip(reader) : p3rd::read_clip(reader);
+Clip read_clip(Reader& reader, Game game, KeyBlock* keys) {
+  return game == Game::kMhfu ? fu::read_clip(reader, keys) : p3rd::read_clip(reader, keys);
 }
 
 std::vector<uint8_t> write_clip(const Clip& clip, Game game) {
@@ -166,6 +167,8 @@ AnimPack read_pack(Bytes bytes, std::optional<Game> game) {
   // notes 4, "Anim pack read" 3: clips back to back in first-use order, no padding.
   std::map<uint32_t, int32_t> by_offset;
   size_t cursor = l.tables_end;
+  // Every key lies after the tables: one allocation for the whole pack's keys (issue 27 item 5).
+  KeyBlock keys((bytes.size() - std::min(bytes.size(), cursor)) / sizeof(Keyframe));
   r.seek(8 * (l.slot_counts.size() + 1));
   for (size_t s = 0; s < l.slot_counts.size(); ++s) {
     std::vector<int32_t> slots;
@@ -186,7 +189,7 @@ AnimPack read_pack(Bytes bytes, std::optional<Game> game) {
                                   s, i, off, cursor));
       }
       Reader clip_reader = r.sub(cursor, bytes.size() - cursor);
-      pack.clips.push_back(read_clip(clip_reader, pack.game));
+      pack.clips.push_back(read_clip(clip_reader, pack.game, &keys));
       const int32_t index = static_cast<int32_t>(pack.clips.size() - 1);
       by_offset[off] = index;
       slots.push_back(index);

@@ -47,7 +47,7 @@ AnimPack read_pack(Bytes bytes, std::optional<Game> game = std::nullopt);
 std::vector<uint8_t> write_pack(const AnimPack& pack);
 
 // Reads / writes one clip in the pack's encoding.
-Clip read_clip(Reader& reader, Game game);
+Clip read_clip(Reader& reader, Game game, KeyBlock* keys = nullptr);
 std::vector<uint8_t> write_clip(const Clip& clip, Game game);
 
 }  // namespace animkit::monster_hunter

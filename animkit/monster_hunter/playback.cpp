@@ -18,7 +18,7 @@ float hermite(float t, float t0, float x0, float out0, float t1, float x1, float
 }
 
 ChannelCurve make_curve(const Channel& channel) {
-  std::vector<Keyframe> keys = channel.keys;
+  std::vector<Keyframe> keys = channel.keys.to_vector();
   std::stable_sort(keys.begin(), keys.end(),
                    [](const Keyframe& a, const Keyframe& b) { return a.frame < b.frame; });
   ChannelCurve c;

@@ -396,8 +396,8 @@ TEST(MhImport, ALengthEditAloneIsWrittenWithoutRefit) {
   for (size_t t = 0; t < before->tracks.size(); ++t) {
     ASSERT_EQ(before->tracks[t].channels.size(), after->tracks[t].channels.size()) << t;
     for (size_t c = 0; c < before->tracks[t].channels.size(); ++c) {
-      const std::vector<Keyframe>& k0 = before->tracks[t].channels[c].keys;
-      const std::vector<Keyframe>& k1 = after->tracks[t].channels[c].keys;
+      const KeyList& k0 = before->tracks[t].channels[c].keys;
+      const KeyList& k1 = after->tracks[t].channels[c].keys;
       ASSERT_GE(k1.size(), k0.size());
       for (size_t k = 0; k < k0.size(); ++k) {
         EXPECT_EQ(k1[k].frame, k0[k].frame);

@@ -35,6 +35,7 @@
 #include <atomic>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "animkit/core/clip.h"
@@ -109,12 +110,21 @@ class RuntimeClip {
     // Consecutive tracks with the same `same_times`, in track order: their keys sit side by side
     // in the stream for every key index, so a seek copies a run's key pairs as two blocks.
     struct Run {
-      uint32_t first;   // track
-      uint32_t count;   // tracks
-      uint32_t leader;  // same_times[first]: the track whose times are searched
-      uint32_t rank;    // rank_in_same[first]
+      uint32_t first;         // track
+      uint32_t count;         // tracks
+      uint32_t leader;        // same_times[first]: the track whose times are searched
+      uint32_t rank;          // rank_in_same[first]
+      uint32_t any_step = 0;  // 1 when one of its tracks holds its keys (step)
+      size_t values = 0;      // into run_values
     };
     std::vector<Run> runs;
+    // Per run, its tracks' key values component by component, key index after key index (issue
+    // 34, item 2): run_values[run.values + (i * dim + k) * run.count + m] is component k of key i
+    // of track run.first + m, as its stream key stores it (int16 for compact rotations). A seek
+    // copies a run's key pair from here row by row (plain block copies) instead of transposing
+    // stream keys; a second copy of the values, 12-16 bytes per key.
+    using Component = std::conditional_t<std::is_same_v<Key, QuatKey>, int16_t, float>;
+    std::vector<Component> run_values;
     // A time index per leading track (one per set of shared times; issue 34, item 4): its key
     // times cut into as many equal buckets as it has keys, bucket(t) = floor((t - index_lo) *
     // index_scale) clamped into range; index_start[index_begin[track] + b] is the number of keys
@@ -230,7 +240,7 @@ class RuntimeCursor {
   void advance(int c, const RuntimeClip::Channel<Key>& ch, float time);
   template <class Key>
   void load(int c, const RuntimeClip::Channel<Key>& ch, const typename RuntimeClip::Channel<Key>::Run& run,
-            uint32_t left, uint32_t right, float t0, float t1);
+            uint32_t key, float t0, float t1);
 
   uint64_t generation_ = 0;
   size_t padded_ = 0;

@@ -222,6 +222,8 @@ RuntimeClip::Channel<Key> build(const std::vector<Piecewise<T>>& tracks) {
     }
   }
   std::sort(rows.begin(), rows.end());
+  ch.rows.reserve(rows.size());
+  for (const auto& [need, first, g, i] : rows) ch.rows.push_back({need, g, i});
   ch.stream.resize(total);
   ch.need.resize(total);
   ch.by_track_key.resize(total);
@@ -237,6 +239,16 @@ RuntimeClip::Channel<Key> build(const std::vector<Piecewise<T>>& tracks) {
       ch.by_track_key[ch.track_begin[j] + i] = static_cast<uint32_t>(p);
     }
   }
+  // The runs of each set of shared times (a CSR by leading track).
+  ch.leader_runs_begin.assign(n + 1, 0);
+  for (const auto& run : ch.runs) ++ch.leader_runs_begin[run.leader + 1];
+  for (uint32_t j = 0; j < n; ++j) ch.leader_runs_begin[j + 1] += ch.leader_runs_begin[j];
+  ch.leader_runs.resize(ch.runs.size());
+  {
+    std::vector<uint32_t> filled(ch.leader_runs_begin.begin(), ch.leader_runs_begin.end() - 1);
+    for (uint32_t r = 0; r < ch.runs.size(); ++r) ch.leader_runs[filled[ch.runs[r].leader]++] = r;
+  }
+  for (uint32_t j = 0; j < n; ++j) ch.leaders += ch.same_times[j] == j;
   // Each run's values, component by component (see the header), from the stream keys.
   constexpr int dim = std::is_same_v<Key, RuntimeClip::Vec3Key> ? 3 : 4;
   for (auto& run : ch.runs) {
@@ -322,7 +334,8 @@ size_t RuntimeClip::size_bytes() const {
            ch.runs.size() * sizeof(ch.runs[0]) +
            (ch.index_lo.size() + ch.index_scale.size()) * sizeof(float) +
            (ch.index_begin.size() + ch.index_start.size()) * sizeof(uint32_t) +
-           ch.run_values.size() * sizeof(ch.run_values[0]);
+           ch.run_values.size() * sizeof(ch.run_values[0]) + ch.rows.size() * sizeof(ch.rows[0]) +
+           (ch.leader_runs_begin.size() + ch.leader_runs.size()) * sizeof(uint32_t);
   };
   return bytes(translations_) + bytes(rotations_) + bytes(scales_) + bytes(exact_rotations_) +
          is_default_.size() + fallbacks_.size() * sizeof(Fallback) + linear_rotation_.size();
@@ -334,24 +347,12 @@ namespace {
 
 constexpr int kDims[3] = {3, 4, 3};
 
-inline void decode(const RuntimeClip::Vec3Key& key, float* out) {
-  out[0] = key.v[0];
-  out[1] = key.v[1];
-  out[2] = key.v[2];
-}
-inline void decode(const RuntimeClip::QuatKey& key, float* out) {
-  for (int i = 0; i < 4; ++i) out[i] = RuntimeClip::dequantize(key.v[i]);
-}
-inline void decode(const RuntimeClip::ExactQuatKey& key, float* out) {
-  for (int i = 0; i < 4; ++i) out[i] = key.v[i];
-}
-
 template <class Key>
 constexpr int dim_of() {
   return std::is_same_v<Key, RuntimeClip::Vec3Key> ? 3 : 4;
 }
 
-// A row of a run's values into the cache, as decode() gives them.
+// A row of a run's values into the cache (rotations dequantize()d).
 inline void copy_row(const float* from, uint32_t count, float* to) { std::copy_n(from, count, to); }
 inline void copy_row(const int16_t* from, uint32_t count, float* to) {
   uint32_t i = 0;
@@ -502,44 +503,33 @@ void RuntimeCursor::seek(int c, const RuntimeClip::Channel<Key>& ch, float time)
       k = start[0] + count_not_after(times + b + start[0], start[1] - start[0], time);
       k = found_[run.leader] = k == 0 ? 0 : std::min(k - 1, count - 2);
     }
-    needed += static_cast<size_t>(run.count) * (2 + k);
+    if (run.first == run.leader) needed += 2 + k;  // rows, once per set of times
     load(c, ch, run, k, times[b + k], times[b + k + 1]);
   }
   next_[c] = needed;
 }
 
+// Reads the rows needed by `time`: each makes its key and the one before it the pair in force
+// for every run of its set of times (what a seek to a time between them loads).
 template <class Key>
 void RuntimeCursor::advance(int c, const RuntimeClip::Channel<Key>& ch, float time) {
-  size_t p = next_[c];
-  const size_t end = ch.stream.size();
-  // More than two keys per track to read: a seek costs less.
-  const size_t far = 2 * ch.step.size();
-  if (p + far < end && ch.need[p + far] <= time) {
+  size_t r = next_[c];
+  const size_t end = ch.rows.size();
+  // More than two rows per set of times to read: a seek costs less.
+  const size_t far = 2 * static_cast<size_t>(ch.leaders);
+  if (r + far < end && ch.rows[r + far].need <= time) {
     seek(c, ch, time);
     return;
   }
-  constexpr int dim = dim_of<Key>();
-  float* cache = caches_[c].data();
-  const size_t pad = stride_;
-  float* span = exact_ ? cache + span_row(dim) * pad : nullptr;
-  for (; p < end && ch.need[p] <= time; ++p) {
-    const Key& key = ch.stream[p];
-    const uint32_t j = key.track;
-    float v[4] = {};
-    decode(key, v);
-    for (int k = 0; k < dim; ++k) {
-      float& left = cache[(kLeft + k) * pad + j];
-      float& right = cache[(kLeft + dim + k) * pad + j];
-      left = right;
-      right = v[k];
+  const float* times = ch.by_track_time.data();
+  for (; r < end && ch.rows[r].need <= time; ++r) {
+    const auto& row = ch.rows[r];
+    const uint32_t b = ch.track_begin[row.leader] + row.key;  // row.key >= 2: rows 0 and 1 are needed from the start
+    for (uint32_t x = ch.leader_runs_begin[row.leader]; x < ch.leader_runs_begin[row.leader + 1]; ++x) {
+      load(c, ch, ch.runs[ch.leader_runs[x]], row.key - 1, times[b - 1], times[b]);
     }
-    const float t0 = right_time_[c][j];
-    cache[kT0 * pad + j] = t0;
-    cache[kInv * pad + j] = inverse_span(ch.step[j], t0, key.time);
-    if (span) span[j] = key.time - t0;
-    right_time_[c][j] = key.time;
   }
-  next_[c] = p;
+  next_[c] = r;
 }
 
 }  // namespace animkit

@@ -125,6 +125,20 @@ class RuntimeClip {
     // stream keys; a second copy of the values, 12-16 bytes per key.
     using Component = std::conditional_t<std::is_same_v<Key, QuatKey>, int16_t, float>;
     std::vector<Component> run_values;
+    // The stream's rows in order: row = one key index `key` of one set of shared times (its
+    // leading track `leader`), whose keys sit side by side in the stream; `need` is theirs.
+    // Forward play reads row by row: a row makes (key - 1, key) the pair in force for each run
+    // of its set, loaded from run_values as a seek loads it (issue 34, item 6: the stream key by
+    // key cost 50-70 instructions per key).
+    struct Row {
+      float need;
+      uint32_t leader;
+      uint32_t key;
+    };
+    std::vector<Row> rows;
+    std::vector<uint32_t> leader_runs_begin;  // per track: into leader_runs; num_joints + 1 entries
+    std::vector<uint32_t> leader_runs;        // indices into runs, the runs of each set of times
+    uint32_t leaders = 0;                     // sets of shared times
     // A time index per leading track (one per set of shared times; issue 34, item 4): its key
     // times cut into as many equal buckets as it has keys, bucket(t) = floor((t - index_lo) *
     // index_scale) clamped into range; index_start[index_begin[track] + b] is the number of keys
@@ -246,7 +260,7 @@ class RuntimeCursor {
   size_t padded_ = 0;
   size_t stride_ = 0;
   float time_ = 0;
-  size_t next_[3] = {0, 0, 0};
+  size_t next_[3] = {0, 0, 0};  // per channel: the next stream row (Channel::rows) to read
   std::vector<float> caches_[3];
   std::vector<float> right_time_[3];  // per track: the right key's time
   std::vector<uint32_t> found_;       // per leading track (same_times): the key a seek found

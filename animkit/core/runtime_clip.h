@@ -3,12 +3,15 @@
 //
 // Layout. Each channel (translations, rotations, scales) is one stream of keys sorted by the time
 // they are needed, as ozz-animation does: the first two keys of every track come first, then key
-// k + 1 of a track sits at the time its key k comes into force. Forward play reads the stream
-// front to back and never searches. Random access: every track also has its key times and their
-// stream positions in track order. Tracks keyed at the same times (the usual case: every track on
-// the clip's frames) share one search, in a time index that narrows it to one bucket (about one
-// key on frames); runs of such tracks sit side by side in the stream, so a seek copies their key
-// pairs as blocks and derives the stream position from the keys it found (issue 34, item 4).
+// k + 1 of a track sits at the time its key k comes into force. Tracks keyed at the same times
+// (the usual case: every track on the clip's frames) sit side by side in it, so the stream is a
+// sequence of rows (one key index of one set of shared times, Channel::rows), and each run of
+// such tracks also keeps its values component by component (Channel::run_values). Forward play
+// reads the rows front to back and never searches; a row loads its runs' new key pairs from
+// run_values as blocks. Random access: every track also has its key times in track order; tracks
+// keyed alike share one search, in a time index that narrows it to one bucket (about one key on
+// frames), then the seek copies each run's pair from run_values and derives the row position
+// from the keys it found (issue 34, items 2, 4 and 6).
 //
 // Every track becomes piecewise linear: translations and scales lerp, rotations nlerp on keys
 // flipped onto one hemisphere at compile time (so the runtime needs no sign test). Step tracks

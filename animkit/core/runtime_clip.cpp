@@ -158,7 +158,7 @@ RuntimeClip::Channel<Key> build(const std::vector<Piecewise<T>>& tracks) {
     ch.step.push_back(t.step);
   }
   if (total > std::numeric_limits<uint32_t>::max()) throw Error("runtime clip: more than 2^32 keys");
-  check_memory(checked_size(total, sizeof(Key) + 3 * sizeof(float) + 3 * sizeof(uint32_t),
+  check_memory(checked_size(total, 2 * sizeof(Key) + 3 * sizeof(float) + 3 * sizeof(uint32_t),
                             "runtime clip keys"),
                "runtime clip keys");
   ch.same_times.reserve(n);
@@ -222,6 +222,8 @@ RuntimeClip::Channel<Key> build(const std::vector<Piecewise<T>>& tracks) {
     }
   }
   std::sort(rows.begin(), rows.end());
+  ch.rows.reserve(rows.size());
+  for (const auto& [need, first, g, i] : rows) ch.rows.push_back({need, g, i});
   ch.stream.resize(total);
   ch.need.resize(total);
   ch.by_track_key.resize(total);
@@ -235,6 +237,32 @@ RuntimeClip::Channel<Key> build(const std::vector<Piecewise<T>>& tracks) {
       encode(key, tracks[j].values[i]);
       ch.need[p] = need;
       ch.by_track_key[ch.track_begin[j] + i] = static_cast<uint32_t>(p);
+    }
+  }
+  // The runs of each set of shared times (a CSR by leading track).
+  ch.leader_runs_begin.assign(n + 1, 0);
+  for (const auto& run : ch.runs) ++ch.leader_runs_begin[run.leader + 1];
+  for (uint32_t j = 0; j < n; ++j) ch.leader_runs_begin[j + 1] += ch.leader_runs_begin[j];
+  ch.leader_runs.resize(ch.runs.size());
+  {
+    std::vector<uint32_t> filled(ch.leader_runs_begin.begin(), ch.leader_runs_begin.end() - 1);
+    for (uint32_t r = 0; r < ch.runs.size(); ++r) ch.leader_runs[filled[ch.runs[r].leader]++] = r;
+  }
+  for (uint32_t j = 0; j < n; ++j) ch.leaders += ch.same_times[j] == j;
+  // Each run's values, component by component (see the header), from the stream keys.
+  constexpr int dim = std::is_same_v<Key, RuntimeClip::Vec3Key> ? 3 : 4;
+  for (auto& run : ch.runs) {
+    run.values = ch.run_values.size();
+    for (uint32_t m = 0; m < run.count; ++m) run.any_step |= ch.step[run.first + m];
+    const uint32_t keys = ch.track_begin[run.leader + 1] - ch.track_begin[run.leader];
+    ch.run_values.resize(run.values + static_cast<size_t>(keys) * dim * run.count);
+    auto* values = ch.run_values.data() + run.values;
+    for (uint32_t i = 0; i < keys; ++i) {
+      for (uint32_t m = 0; m < run.count; ++m) {
+        const uint32_t j = run.first + m;
+        const Key& key = ch.stream[ch.by_track_key[ch.track_begin[j] + i]];
+        for (int k = 0; k < dim; ++k) values[(static_cast<size_t>(i) * dim + k) * run.count + m] = key.v[k];
+      }
     }
   }
   return ch;
@@ -305,7 +333,9 @@ size_t RuntimeClip::size_bytes() const {
            (ch.same_times.size() + ch.rank_in_same.size()) * sizeof(uint32_t) +
            ch.runs.size() * sizeof(ch.runs[0]) +
            (ch.index_lo.size() + ch.index_scale.size()) * sizeof(float) +
-           (ch.index_begin.size() + ch.index_start.size()) * sizeof(uint32_t);
+           (ch.index_begin.size() + ch.index_start.size()) * sizeof(uint32_t) +
+           ch.run_values.size() * sizeof(ch.run_values[0]) + ch.rows.size() * sizeof(ch.rows[0]) +
+           (ch.leader_runs_begin.size() + ch.leader_runs.size()) * sizeof(uint32_t);
   };
   return bytes(translations_) + bytes(rotations_) + bytes(scales_) + bytes(exact_rotations_) +
          is_default_.size() + fallbacks_.size() * sizeof(Fallback) + linear_rotation_.size();
@@ -317,63 +347,28 @@ namespace {
 
 constexpr int kDims[3] = {3, 4, 3};
 
-inline void decode(const RuntimeClip::Vec3Key& key, float* out) {
-  out[0] = key.v[0];
-  out[1] = key.v[1];
-  out[2] = key.v[2];
-}
-inline void decode(const RuntimeClip::QuatKey& key, float* out) {
-  for (int i = 0; i < 4; ++i) out[i] = RuntimeClip::dequantize(key.v[i]);
-}
-inline void decode(const RuntimeClip::ExactQuatKey& key, float* out) {
-  for (int i = 0; i < 4; ++i) out[i] = key.v[i];
-}
-
-// Component k of a key's value, as the cache holds it.
-inline float component(const RuntimeClip::Vec3Key& key, int k) { return key.v[k]; }
-inline float component(const RuntimeClip::QuatKey& key, int k) { return RuntimeClip::dequantize(key.v[k]); }
-inline float component(const RuntimeClip::ExactQuatKey& key, int k) { return key.v[k]; }
-
 template <class Key>
 constexpr int dim_of() {
   return std::is_same_v<Key, RuntimeClip::Vec3Key> ? 3 : 4;
 }
 
-#if defined(__SSE2__)
-// Key i's value as four lanes (a Vec3Key's fourth lane is not a component). A Vec3Key reads
-// from its `track` field and shifts, so no load passes the key's own end.
-inline __m128 lanes(const RuntimeClip::Vec3Key& key) {
-  const __m128 t = _mm_loadu_ps(reinterpret_cast<const float*>(&key.track));  // track v0 v1 v2
-  return _mm_shuffle_ps(t, t, _MM_SHUFFLE(0, 3, 2, 1));
-}
-inline __m128 lanes(const RuntimeClip::QuatKey& key) {
-  const __m128i q = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(key.v));
-  const __m128i wide = _mm_srai_epi32(_mm_unpacklo_epi16(q, q), 16);  // sign-extended
-  return _mm_mul_ps(_mm_cvtepi32_ps(wide), _mm_set1_ps(1.f / 32767.f));  // = dequantize
-}
-inline __m128 lanes(const RuntimeClip::ExactQuatKey& key) { return _mm_loadu_ps(key.v); }
-#endif
-
-// Rows[k][i] = component k of keys[i], i < count: the seek's transpose of a run's keys into the
-// cache (issue 34, item 2: four keys per step on SSE2 instead of one component per step; the
-// same values as component()).
-template <class Key>
-inline void transpose_keys(const Key* keys, uint32_t count, float* const* rows) {
-  constexpr int dim = dim_of<Key>();
+// A row of a run's values into the cache (rotations dequantize()d).
+inline void copy_row(const float* from, uint32_t count, float* to) { std::copy_n(from, count, to); }
+inline void copy_row(const int16_t* from, uint32_t count, float* to) {
   uint32_t i = 0;
 #if defined(__SSE2__)
-  for (; i + 4 <= count; i += 4) {
-    __m128 a = lanes(keys[i]), b = lanes(keys[i + 1]), c = lanes(keys[i + 2]), d = lanes(keys[i + 3]);
-    _MM_TRANSPOSE4_PS(a, b, c, d);
-    _mm_storeu_ps(rows[0] + i, a);
-    _mm_storeu_ps(rows[1] + i, b);
-    _mm_storeu_ps(rows[2] + i, c);
-    if constexpr (dim == 4) _mm_storeu_ps(rows[3] + i, d);
+  // Eight at a time: sign-extend (each int16 into the high half of a lane, shifted down), then
+  // the float product dequantize() computes.
+  const __m128 scale = _mm_set1_ps(1.f / 32767.f);
+  for (; i + 8 <= count; i += 8) {
+    const __m128i q = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + i));
+    const __m128i lo = _mm_srai_epi32(_mm_unpacklo_epi16(q, q), 16);
+    const __m128i hi = _mm_srai_epi32(_mm_unpackhi_epi16(q, q), 16);
+    _mm_storeu_ps(to + i, _mm_mul_ps(_mm_cvtepi32_ps(lo), scale));
+    _mm_storeu_ps(to + i + 4, _mm_mul_ps(_mm_cvtepi32_ps(hi), scale));
   }
 #endif
-  for (; i < count; ++i) {
-    for (int k = 0; k < dim; ++k) rows[k][i] = component(keys[i], k);
-  }
+  for (; i < count; ++i) to[i] = RuntimeClip::dequantize(from[i]);
 }
 
 // Calls f(channel index, channel) for the three channels, the rotations in the clip's precision.
@@ -441,31 +436,30 @@ void RuntimeCursor::move_to(const RuntimeClip& clip, float time) {
   time_ = time;
 }
 
-// A run's key pairs into the cache: its tracks' left keys are `count` consecutive stream keys
-// from `left`, their right keys from `right`, and they share the pair's times. Row by row, so
-// each inner loop is a strided read and a contiguous write.
+// A run's key pair (key indices `key` and key + 1 of its shared times) into the cache, from its
+// values stored component by component: row by row, each a block copy.
 template <class Key>
 void RuntimeCursor::load(int c, const RuntimeClip::Channel<Key>& ch,
-                         const typename RuntimeClip::Channel<Key>::Run& run, uint32_t left,
-                         uint32_t right, float t0, float t1) {
+                         const typename RuntimeClip::Channel<Key>::Run& run, uint32_t key, float t0,
+                         float t1) {
   constexpr int dim = dim_of<Key>();
   const uint32_t first = run.first, count = run.count;
   float* cache = caches_[c].data() + first;
   const size_t stride = stride_;
-  const Key* a = ch.stream.data() + left;
-  const Key* b = ch.stream.data() + right;
-  float* l[4];
-  float* r[4];
+  const auto* left = ch.run_values.data() + run.values + static_cast<size_t>(key) * dim * count;
+  const auto* right = left + static_cast<size_t>(dim) * count;
   for (int k = 0; k < dim; ++k) {
-    l[k] = cache + (kLeft + k) * stride;
-    r[k] = cache + (kLeft + dim + k) * stride;
+    copy_row(left + static_cast<size_t>(k) * count, count, cache + (kLeft + k) * stride);
+    copy_row(right + static_cast<size_t>(k) * count, count, cache + (kLeft + dim + k) * stride);
   }
-  transpose_keys(a, count, l);
-  transpose_keys(b, count, r);
   const float inv = inverse_span(false, t0, t1);
-  const uint8_t* step = ch.step.data() + first;
   float* inv_row = cache + kInv * stride;
-  for (uint32_t i = 0; i < count; ++i) inv_row[i] = step[i] ? 0.f : inv;
+  if (run.any_step) {
+    const uint8_t* step = ch.step.data() + first;
+    for (uint32_t i = 0; i < count; ++i) inv_row[i] = step[i] ? 0.f : inv;
+  } else {
+    std::fill_n(inv_row, count, inv);
+  }
   std::fill_n(cache + kT0 * stride, count, t0);
   if (exact_) std::fill_n(cache + span_row(dim) * stride, count, t1 - t0);
   std::fill_n(right_time_[c].data() + first, count, t1);
@@ -509,45 +503,33 @@ void RuntimeCursor::seek(int c, const RuntimeClip::Channel<Key>& ch, float time)
       k = start[0] + count_not_after(times + b + start[0], start[1] - start[0], time);
       k = found_[run.leader] = k == 0 ? 0 : std::min(k - 1, count - 2);
     }
-    needed += static_cast<size_t>(run.count) * (2 + k);
-    load(c, ch, run, ch.by_track_key[b + k] + run.rank, ch.by_track_key[b + k + 1] + run.rank,
-         times[b + k], times[b + k + 1]);
+    if (run.first == run.leader) needed += 2 + k;  // rows, once per set of times
+    load(c, ch, run, k, times[b + k], times[b + k + 1]);
   }
   next_[c] = needed;
 }
 
+// Reads the rows needed by `time`: each makes its key and the one before it the pair in force
+// for every run of its set of times (what a seek to a time between them loads).
 template <class Key>
 void RuntimeCursor::advance(int c, const RuntimeClip::Channel<Key>& ch, float time) {
-  size_t p = next_[c];
-  const size_t end = ch.stream.size();
-  // More than two keys per track to read: a seek costs less.
-  const size_t far = 2 * ch.step.size();
-  if (p + far < end && ch.need[p + far] <= time) {
+  size_t r = next_[c];
+  const size_t end = ch.rows.size();
+  // More than two rows per set of times to read: a seek costs less.
+  const size_t far = 2 * static_cast<size_t>(ch.leaders);
+  if (r + far < end && ch.rows[r + far].need <= time) {
     seek(c, ch, time);
     return;
   }
-  constexpr int dim = dim_of<Key>();
-  float* cache = caches_[c].data();
-  const size_t pad = stride_;
-  float* span = exact_ ? cache + span_row(dim) * pad : nullptr;
-  for (; p < end && ch.need[p] <= time; ++p) {
-    const Key& key = ch.stream[p];
-    const uint32_t j = key.track;
-    float v[4] = {};
-    decode(key, v);
-    for (int k = 0; k < dim; ++k) {
-      float& left = cache[(kLeft + k) * pad + j];
-      float& right = cache[(kLeft + dim + k) * pad + j];
-      left = right;
-      right = v[k];
+  const float* times = ch.by_track_time.data();
+  for (; r < end && ch.rows[r].need <= time; ++r) {
+    const auto& row = ch.rows[r];
+    const uint32_t b = ch.track_begin[row.leader] + row.key;  // row.key >= 2: rows 0 and 1 are needed from the start
+    for (uint32_t x = ch.leader_runs_begin[row.leader]; x < ch.leader_runs_begin[row.leader + 1]; ++x) {
+      load(c, ch, ch.runs[ch.leader_runs[x]], row.key - 1, times[b - 1], times[b]);
     }
-    const float t0 = right_time_[c][j];
-    cache[kT0 * pad + j] = t0;
-    cache[kInv * pad + j] = inverse_span(ch.step[j], t0, key.time);
-    if (span) span[j] = key.time - t0;
-    right_time_[c][j] = key.time;
   }
-  next_[c] = p;
+  next_[c] = r;
 }
 
 }  // namespace animkit

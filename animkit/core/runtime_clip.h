@@ -3,12 +3,15 @@
 //
 // Layout. Each channel (translations, rotations, scales) is one stream of keys sorted by the time
 // they are needed, as ozz-animation does: the first two keys of every track come first, then key
-// k + 1 of a track sits at the time its key k comes into force. Forward play reads the stream
-// front to back and never searches. Random access: every track also has its key times and their
-// stream positions in track order. Tracks keyed at the same times (the usual case: every track on
-// the clip's frames) share one search, in a time index that narrows it to one bucket (about one
-// key on frames); runs of such tracks sit side by side in the stream, so a seek copies their key
-// pairs as blocks and derives the stream position from the keys it found (issue 34, item 4).
+// k + 1 of a track sits at the time its key k comes into force. Tracks keyed at the same times
+// (the usual case: every track on the clip's frames) sit side by side in it, so the stream is a
+// sequence of rows (one key index of one set of shared times, Channel::rows), and each run of
+// such tracks also keeps its values component by component (Channel::run_values). Forward play
+// reads the rows front to back and never searches; a row loads its runs' new key pairs from
+// run_values as blocks. Random access: every track also has its key times in track order; tracks
+// keyed alike share one search, in a time index that narrows it to one bucket (about one key on
+// frames), then the seek copies each run's pair from run_values and derives the row position
+// from the keys it found (issue 34, items 2, 4 and 6).
 //
 // Every track becomes piecewise linear: translations and scales lerp, rotations nlerp on keys
 // flipped onto one hemisphere at compile time (so the runtime needs no sign test). Step tracks
@@ -35,6 +38,7 @@
 #include <atomic>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "animkit/core/clip.h"
@@ -109,12 +113,35 @@ class RuntimeClip {
     // Consecutive tracks with the same `same_times`, in track order: their keys sit side by side
     // in the stream for every key index, so a seek copies a run's key pairs as two blocks.
     struct Run {
-      uint32_t first;   // track
-      uint32_t count;   // tracks
-      uint32_t leader;  // same_times[first]: the track whose times are searched
-      uint32_t rank;    // rank_in_same[first]
+      uint32_t first;         // track
+      uint32_t count;         // tracks
+      uint32_t leader;        // same_times[first]: the track whose times are searched
+      uint32_t rank;          // rank_in_same[first]
+      uint32_t any_step = 0;  // 1 when one of its tracks holds its keys (step)
+      size_t values = 0;      // into run_values
     };
     std::vector<Run> runs;
+    // Per run, its tracks' key values component by component, key index after key index (issue
+    // 34, item 2): run_values[run.values + (i * dim + k) * run.count + m] is component k of key i
+    // of track run.first + m, as its stream key stores it (int16 for compact rotations). A seek
+    // copies a run's key pair from here row by row (plain block copies) instead of transposing
+    // stream keys; a second copy of the values, 12-16 bytes per key.
+    using Component = std::conditional_t<std::is_same_v<Key, QuatKey>, int16_t, float>;
+    std::vector<Component> run_values;
+    // The stream's rows in order: row = one key index `key` of one set of shared times (its
+    // leading track `leader`), whose keys sit side by side in the stream; `need` is theirs.
+    // Forward play reads row by row: a row makes (key - 1, key) the pair in force for each run
+    // of its set, loaded from run_values as a seek loads it (issue 34, item 6: the stream key by
+    // key cost 50-70 instructions per key).
+    struct Row {
+      float need;
+      uint32_t leader;
+      uint32_t key;
+    };
+    std::vector<Row> rows;
+    std::vector<uint32_t> leader_runs_begin;  // per track: into leader_runs; num_joints + 1 entries
+    std::vector<uint32_t> leader_runs;        // indices into runs, the runs of each set of times
+    uint32_t leaders = 0;                     // sets of shared times
     // A time index per leading track (one per set of shared times; issue 34, item 4): its key
     // times cut into as many equal buckets as it has keys, bucket(t) = floor((t - index_lo) *
     // index_scale) clamped into range; index_start[index_begin[track] + b] is the number of keys
@@ -230,13 +257,13 @@ class RuntimeCursor {
   void advance(int c, const RuntimeClip::Channel<Key>& ch, float time);
   template <class Key>
   void load(int c, const RuntimeClip::Channel<Key>& ch, const typename RuntimeClip::Channel<Key>::Run& run,
-            uint32_t left, uint32_t right, float t0, float t1);
+            uint32_t key, float t0, float t1);
 
   uint64_t generation_ = 0;
   size_t padded_ = 0;
   size_t stride_ = 0;
   float time_ = 0;
-  size_t next_[3] = {0, 0, 0};
+  size_t next_[3] = {0, 0, 0};  // per channel: the next stream row (Channel::rows) to read
   std::vector<float> caches_[3];
   std::vector<float> right_time_[3];  // per track: the right key's time
   std::vector<uint32_t> found_;       // per leading track (same_times): the key a seek found

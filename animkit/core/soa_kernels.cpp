@@ -132,72 +132,155 @@ struct Layer {  // one layer of the block being summed, its pointers read once p
   const float* mask;  // or null
 };
 
+// The weight of `layer` for lane group i: its weight, times its joint weights when it has a mask
+// (negative products count as 0).
+HWY_INLINE V LayerWeight(D d, const Layer& layer, size_t i, size_t num_joints) {
+  const size_t lanes = hn::Lanes(d);
+  V w = hn::Set(d, layer.weight);
+  if (!layer.mask) return w;
+  V jw;
+  if (i + lanes <= num_joints) {
+    jw = hn::LoadU(d, layer.mask + i);
+  } else {  // the tail: the mask has no padding, the missing joints weigh 0
+    HWY_ALIGN float tail[kSoaLanes] = {};
+    if (i < num_joints) std::memcpy(tail, layer.mask + i, (num_joints - i) * sizeof(float));
+    jw = hn::LoadU(d, tail);
+  }
+  w = hn::Mul(w, jw);
+  return hn::IfThenElseZero(hn::Gt(w, hn::Zero(d)), w);
+}
+
 // One lane group over the block's layers. kResumes: the sums so far are in `out` and `total`;
 // kFinishes: the last block, so the rest pose and the normalisation follow (else the sums are
 // stored back). Templates, so the usual single block compiles to the one-pass loop it was.
+// The rotations are summed over the layers first, then the six linear components: ten sums and
+// a layer's loads at once need more than AVX2's 16 vector registers (the sums spilled to the
+// stack); each half fits. Every sum gets the same operations in the same order as in one pass.
 template <bool kResumes, bool kFinishes>
 HWY_INLINE void BlendGroup(D d, const Layer* layers, size_t count, const float* rest, V thr, float* out,
                            float* total_slot, size_t i, size_t num_joints, size_t stride) {
-  const size_t lanes = hn::Lanes(d);
   const V zero = hn::Zero(d);
-  V acc[kSoaComponents];
-  V total = zero;
-  for (int c = 0; c < kSoaComponents; ++c) acc[c] = kResumes ? hn::LoadU(d, out + c * stride + i) : zero;
-  if (kResumes) total = hn::Load(d, total_slot);
-  // Adds one weighted pose; rotations flip onto the hemisphere of the sum so far.
-  const auto accumulate = [&](const float* pose, V w) {
+  constexpr int kLinear[6] = {kTx, kTy, kTz, kSx, kSy, kSz};
+  // Rotations: each pose flips onto the hemisphere of the sum so far.
+  V qx = kResumes ? hn::LoadU(d, out + kQx * stride + i) : zero;
+  V qy = kResumes ? hn::LoadU(d, out + kQy * stride + i) : zero;
+  V qz = kResumes ? hn::LoadU(d, out + kQz * stride + i) : zero;
+  V qw = kResumes ? hn::LoadU(d, out + kQw * stride + i) : zero;
+  V total = kResumes ? hn::Load(d, total_slot) : zero;
+  const auto add_rotation = [&](const float* pose, V w) {
     const float* p = pose + i;
-    const V qx = hn::LoadU(d, p + kQx * stride), qy = hn::LoadU(d, p + kQy * stride);
-    const V qz = hn::LoadU(d, p + kQz * stride), qw = hn::LoadU(d, p + kQw * stride);
-    const V dot = hn::MulAdd(acc[kQx], qx, hn::MulAdd(acc[kQy], qy, hn::MulAdd(acc[kQz], qz,
-                                                                               hn::Mul(acc[kQw], qw))));
+    const V x = hn::LoadU(d, p + kQx * stride), y = hn::LoadU(d, p + kQy * stride);
+    const V z = hn::LoadU(d, p + kQz * stride), ww = hn::LoadU(d, p + kQw * stride);
+    const V dot = hn::MulAdd(qx, x, hn::MulAdd(qy, y, hn::MulAdd(qz, z, hn::Mul(qw, ww))));
     const V sw = hn::IfThenElse(hn::Lt(dot, zero), hn::Neg(w), w);
-    acc[kQx] = hn::MulAdd(qx, sw, acc[kQx]);
-    acc[kQy] = hn::MulAdd(qy, sw, acc[kQy]);
-    acc[kQz] = hn::MulAdd(qz, sw, acc[kQz]);
-    acc[kQw] = hn::MulAdd(qw, sw, acc[kQw]);
-    for (int c : {kTx, kTy, kTz, kSx, kSy, kSz}) {
-      acc[c] = hn::MulAdd(hn::LoadU(d, p + c * stride), w, acc[c]);
-    }
-    total = hn::Add(total, w);
+    qx = hn::MulAdd(x, sw, qx);
+    qy = hn::MulAdd(y, sw, qy);
+    qz = hn::MulAdd(z, sw, qz);
+    qw = hn::MulAdd(ww, sw, qw);
   };
   for (size_t l = 0; l < count; ++l) {
-    const Layer& layer = layers[l];
-    V w = hn::Set(d, layer.weight);
-    if (layer.mask) {
-      V jw;
-      if (i + lanes <= num_joints) {
-        jw = hn::LoadU(d, layer.mask + i);
-      } else {  // the tail: the mask has no padding, the missing joints weigh 0
-        HWY_ALIGN float tail[kSoaLanes] = {};
-        if (i < num_joints) std::memcpy(tail, layer.mask + i, (num_joints - i) * sizeof(float));
-        jw = hn::LoadU(d, tail);
-      }
-      w = hn::Mul(w, jw);
-      w = hn::IfThenElseZero(hn::Gt(w, zero), w);
-    }
-    accumulate(layer.pose, w);
-  }
-  if (!kFinishes) {  // the partial sums wait for the next block
-    for (int c = 0; c < kSoaComponents; ++c) hn::StoreU(acc[c], d, out + c * stride + i);
-    hn::Store(total, d, total_slot);
-    return;
+    const V w = LayerWeight(d, layers[l], i, num_joints);
+    add_rotation(layers[l].pose, w);
+    total = hn::Add(total, w);
   }
   // Below the threshold, the rest pose makes up the difference (skipped when no lane is:
   // adding it with weight 0 changes nothing).
+  V rest_weight = zero;
+  bool with_rest = false;
+  if (kFinishes) {
+    const auto below = hn::Lt(total, thr);
+    with_rest = !hn::AllFalse(d, below);
+    if (with_rest) {
+      rest_weight = hn::IfThenElseZero(below, hn::Sub(thr, total));
+      add_rotation(rest, rest_weight);
+      total = hn::Add(total, rest_weight);
+    }
+  }
+  if (kFinishes) {
+    Normalize(d, qx, qy, qz, qw);
+  } else {
+    hn::Store(total, d, total_slot);
+  }
+  hn::StoreU(qx, d, out + kQx * stride + i);
+  hn::StoreU(qy, d, out + kQy * stride + i);
+  hn::StoreU(qz, d, out + kQz * stride + i);
+  hn::StoreU(qw, d, out + kQw * stride + i);
+  // The linear components, weighted the same way.
+  V acc[6];
+  for (int k = 0; k < 6; ++k) acc[k] = kResumes ? hn::LoadU(d, out + kLinear[k] * stride + i) : zero;
+  const auto add_linear = [&](const float* pose, V w) {
+    for (int k = 0; k < 6; ++k) acc[k] = hn::MulAdd(hn::LoadU(d, pose + kLinear[k] * stride + i), w, acc[k]);
+  };
+  for (size_t l = 0; l < count; ++l) add_linear(layers[l].pose, LayerWeight(d, layers[l], i, num_joints));
+  if (with_rest) add_linear(rest, rest_weight);
+  if (kFinishes) {
+    const V inv = hn::Div(hn::Set(d, 1.f), total);
+    for (int k = 0; k < 6; ++k) acc[k] = hn::Mul(acc[k], inv);
+  }
+  for (int k = 0; k < 6; ++k) hn::StoreU(acc[k], d, out + kLinear[k] * stride + i);
+}
+
+// The lane groups of joints [begin, end) over one block. A function of its own per case, so
+// the compiler allocates registers for this loop alone (inlined into Blend(), its pointers and
+// counters lived on the stack).
+template <bool kResumes, bool kFinishes>
+HWY_NOINLINE void BlendRange(const Layer* layers, size_t count, const float* rest, float threshold, float* out,
+                             float* totals, size_t begin, size_t end, size_t num_joints, size_t stride) {
+  const D d;
+  const size_t lanes = hn::Lanes(d);
+  const V thr = hn::Set(d, threshold);
+  for (size_t i = begin; i < end; i += lanes) {
+    BlendGroup<kResumes, kFinishes>(d, layers, count, rest, thr, out, totals + (i - begin), i, num_joints, stride);
+  }
+}
+
+// The usual case: one block and no joint weights. Every lane then has the same weights, so the
+// total, the rest pose's share and 1 / total are computed once instead of per lane group (the
+// same operations in the same order, so the same bits as BlendGroup<false, true>).
+HWY_NOINLINE void BlendUnmasked(const Layer* layers, size_t count, const float* rest, float threshold, float* out,
+                                size_t begin, size_t end, size_t stride) {
+  const D d;
+  const size_t lanes = hn::Lanes(d);
+  const V zero = hn::Zero(d), thr = hn::Set(d, threshold);
+  V total = zero;
+  for (size_t l = 0; l < count; ++l) total = hn::Add(total, hn::Set(d, layers[l].weight));
   const auto below = hn::Lt(total, thr);
-  if (!hn::AllFalse(d, below)) accumulate(rest, hn::IfThenElseZero(below, hn::Sub(thr, total)));
+  const bool with_rest = !hn::AllFalse(d, below);
+  const V rest_weight = hn::IfThenElseZero(below, hn::Sub(thr, total));
+  if (with_rest) total = hn::Add(total, rest_weight);
   const V inv = hn::Div(hn::Set(d, 1.f), total);
-  for (int c : {kTx, kTy, kTz, kSx, kSy, kSz}) hn::StoreU(hn::Mul(acc[c], inv), d, out + c * stride + i);
-  Normalize(d, acc[kQx], acc[kQy], acc[kQz], acc[kQw]);
-  for (int c : {kQx, kQy, kQz, kQw}) hn::StoreU(acc[c], d, out + c * stride + i);
+  constexpr int kLinear[6] = {kTx, kTy, kTz, kSx, kSy, kSz};
+  for (size_t i = begin; i < end; i += lanes) {
+    V qx = zero, qy = zero, qz = zero, qw = zero;
+    const auto add_rotation = [&](const float* p, V w) {
+      const V x = hn::LoadU(d, p + kQx * stride), y = hn::LoadU(d, p + kQy * stride);
+      const V z = hn::LoadU(d, p + kQz * stride), ww = hn::LoadU(d, p + kQw * stride);
+      const V dot = hn::MulAdd(qx, x, hn::MulAdd(qy, y, hn::MulAdd(qz, z, hn::Mul(qw, ww))));
+      const V sw = hn::IfThenElse(hn::Lt(dot, zero), hn::Neg(w), w);
+      qx = hn::MulAdd(x, sw, qx);
+      qy = hn::MulAdd(y, sw, qy);
+      qz = hn::MulAdd(z, sw, qz);
+      qw = hn::MulAdd(ww, sw, qw);
+    };
+    for (size_t l = 0; l < count; ++l) add_rotation(layers[l].pose + i, hn::Set(d, layers[l].weight));
+    if (with_rest) add_rotation(rest + i, rest_weight);
+    Normalize(d, qx, qy, qz, qw);
+    hn::StoreU(qx, d, out + kQx * stride + i);
+    hn::StoreU(qy, d, out + kQy * stride + i);
+    hn::StoreU(qz, d, out + kQz * stride + i);
+    hn::StoreU(qw, d, out + kQw * stride + i);
+    V acc[6] = {zero, zero, zero, zero, zero, zero};
+    const auto add_linear = [&](const float* p, V w) {
+      for (int k = 0; k < 6; ++k) acc[k] = hn::MulAdd(hn::LoadU(d, p + kLinear[k] * stride), w, acc[k]);
+    };
+    for (size_t l = 0; l < count; ++l) add_linear(layers[l].pose + i, hn::Set(d, layers[l].weight));
+    if (with_rest) add_linear(rest + i, rest_weight);
+    for (int k = 0; k < 6; ++k) hn::StoreU(hn::Mul(acc[k], inv), d, out + kLinear[k] * stride + i);
+  }
 }
 
 void Blend(const SoaBlendingLayer* layers, size_t count, const float* rest, float threshold, float* out,
            size_t num_joints, size_t padded, size_t stride) {
-  const D d;
-  const size_t lanes = hn::Lanes(d);
-  const V thr = hn::Set(d, threshold);
   // Blocks of equal size (33 layers: 11 + 11 + 11, not 16 + 16 + 1), each block's overhead
   // (reloading and storing the sums) shared by as many layers as possible.
   const size_t blocks = std::max<size_t>(1, (count + kLayerBlock - 1) / kLayerBlock);
@@ -215,17 +298,18 @@ void Blend(const SoaBlendingLayer* layers, size_t count, const float* rest, floa
         }
       }
       const bool resumes = first > 0, finishes = first + size >= count;
-      for (size_t i = chunk; i < chunk_end; i += lanes) {
-        float* slot = totals + (i - chunk);
-        if (!resumes && finishes) {
-          BlendGroup<false, true>(d, block, used, rest, thr, out, slot, i, num_joints, stride);
-        } else if (!resumes) {
-          BlendGroup<false, false>(d, block, used, rest, thr, out, slot, i, num_joints, stride);
-        } else if (finishes) {
-          BlendGroup<true, true>(d, block, used, rest, thr, out, slot, i, num_joints, stride);
-        } else {
-          BlendGroup<true, false>(d, block, used, rest, thr, out, slot, i, num_joints, stride);
-        }
+      bool masked = false;
+      for (size_t l = 0; l < used; ++l) masked |= block[l].mask != nullptr;
+      if (!resumes && finishes && !masked) {
+        BlendUnmasked(block, used, rest, threshold, out, chunk, chunk_end, stride);
+      } else if (!resumes && finishes) {
+        BlendRange<false, true>(block, used, rest, threshold, out, totals, chunk, chunk_end, num_joints, stride);
+      } else if (!resumes) {
+        BlendRange<false, false>(block, used, rest, threshold, out, totals, chunk, chunk_end, num_joints, stride);
+      } else if (finishes) {
+        BlendRange<true, true>(block, used, rest, threshold, out, totals, chunk, chunk_end, num_joints, stride);
+      } else {
+        BlendRange<true, false>(block, used, rest, threshold, out, totals, chunk, chunk_end, num_joints, stride);
       }
     }
   }

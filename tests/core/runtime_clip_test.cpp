@@ -251,8 +251,8 @@ TEST(RuntimeClip, TracksOnTheSameTimesShareASearch) {
 // The cursor played forward gives exactly what a seek to the same time gives.
 void ForwardPlayEqualsSeekAt(RuntimePrecision precision);
 
-// 13 joints keyed alike: one run per channel, so a seek transposes the keys four at a time and
-// then one (issue 34, item 2), while forward play decodes key by key: both precisions.
+// 13 joints keyed alike: one run per channel, so a seek copies the run's stored values row by
+// row (issue 34, item 2), while forward play decodes stream keys one by one: both precisions.
 TEST(RuntimeClip, ForwardPlayEqualsSeek) {
   for (RuntimePrecision precision : {RuntimePrecision::kCompact, RuntimePrecision::kExact}) {
     SCOPED_TRACE(precision == RuntimePrecision::kExact ? "exact" : "compact");

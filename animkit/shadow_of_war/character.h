@@ -24,9 +24,7 @@ namespace animkit::shadow_of_war {
 // entries (M+0xD8), job submitted (M+0x128) and needs evaluation (M+0x12A).
 struct ModelAnimation {
   const Skeleton* skeleton = nullptr;
-  std::vector<Tracker> trackers;        // tracker 0: the clip base
-  std::vector<SamplingCursor> cursors;  // one per tracker
-  std::vector<SamplingCursor> spare_cursors;  // of removed trackers: their buffers are reused
+  std::vector<Tracker> trackers;  // tracker 0: the clip base
   std::vector<BlendEntry> blend_entries;
   std::vector<Operation> operations;  // the plan of the last evaluation (the trace shows it)
   std::vector<Transform> output;      // the evaluated local pose
@@ -44,10 +42,9 @@ struct ModelAnimation {
   void evaluate(PoseJob& job, const OperationTable& table = default_operation_table());
   // Ask for what evaluate() reads and writes ahead of it, in the order the pointers are found
   // (in a crowd each character's arrays are elsewhere in memory; issue 15, item 7): this object,
-  // then the arrays it points to (entries, cursors, output), then the cursors' slots.
+  // then the arrays it points to (entries, trackers, output).
   void prefetch_self() const;
   void prefetch_arrays() const;
-  void prefetch_slots() const;
 };
 
 // A cross-fade in progress: the incoming state's tracker weight goes 0 -> 1 over the blend time;

@@ -9,18 +9,19 @@
 #include <span>
 #include <vector>
 
-#include "animkit/core/sampling_job.h"
 #include "animkit/core/skeleton.h"
+#include "animkit/shadow_of_war/key_sampler.h"
 
 namespace animkit::shadow_of_war {
 
-// A 20-byte blend entry of M+0xD8 (weight, weight set, time, clip), plus the tracker's cursor.
+// A 20-byte blend entry of M+0xD8 (weight, weight set, time, clip), plus the tracker's cursor
+// (a key hint: key_sampler.h).
 struct BlendEntry {
   float weight = 0;
   std::span<const float> weight_set;
   float time = 0;
   const Clip* clip = nullptr;
-  SamplingCursor* cursor = nullptr;
+  KeyCursor* cursor = nullptr;
 };
 
 enum OperationCode : uint8_t {

@@ -187,8 +187,6 @@ double streamed_bytes(const Scene& scene) {
                                  m.blend_entries.size() * sizeof(BlendEntry) +
                                  m.operations.size() * sizeof(Operation) +
                                  m.output.size() * sizeof(Transform));
-    for (const SamplingCursor& k : m.cursors)
-      bytes += static_cast<double>(sizeof(k) + k.slot_count() * sizeof(SamplingCursor::Slot));
   }
   return cs.empty() ? 0 : bytes / static_cast<double>(cs.size());
 }

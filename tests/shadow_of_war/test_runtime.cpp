@@ -81,7 +81,7 @@ struct PoseFixture : ::testing::Test {
   Skeleton sk = synthetic_skeleton(6);
   Clip a = synthetic_clip("a", sk, 1.f, true, 0.5f, 1);
   Clip b = synthetic_clip("b", sk, 1.f, true, -0.7f, 2);
-  SamplingCursor ca, cb, cc;
+  KeyCursor ca, cb, cc;
   std::vector<Transform> out = std::vector<Transform>(6);
   PoseJob job;
   std::vector<std::string> run(const std::vector<BlendEntry>& entries,

@@ -18,7 +18,7 @@ void ModelAnimation::bind(const Skeleton& sk, const Clip* base_clip) {
   base.clip = base_clip;
   base.weight = 1;
   add_tracker(base);
-  output = sk.rest;
+  output.assign(sk.rest);
   operations.reserve(8);
 }
 
@@ -53,7 +53,8 @@ void ModelAnimation::evaluate(PoseJob& job, const OperationTable& table) {
   job.skeleton = skeleton;
   job.prepare(blend_entries.size());  // allocates only while the thread's scratch grows
   job.entries = blend_entries;
-  job.output = output;
+  job.output = {};
+  job.packed = &output;
   job.run(table);
   operations.assign(job.operations.begin(), job.operations.end());  // within its capacity
   needs_evaluation = false;
@@ -77,15 +78,15 @@ void ModelAnimation::prefetch_self() const { prefetch_bytes(this, sizeof(*this))
 void ModelAnimation::prefetch_arrays() const {
   prefetch_bytes(blend_entries.data(), blend_entries.size() * sizeof(BlendEntry));
   prefetch_bytes(trackers.data(), trackers.size() * sizeof(Tracker), true);
-  prefetch_bytes(output.data(), output.size() * sizeof(Transform), true);
+  output.prefetch();
   prefetch_bytes(operations.data(), operations.capacity() * sizeof(Operation), true);
 }
 
 Character::Character(std::string name, std::shared_ptr<BlendGraph> graph, const ClipTable* table,
                      const Skeleton& skeleton, const DeathSettings& global,
                      const std::map<std::string, std::vector<float>>* weight_sets)
-    : name_(std::move(name)),
-      graph_(std::move(graph)),
+    : graph_(std::move(graph)),
+      name_(std::move(name)),
       table_(table),
       death_(global),
       weight_sets_(weight_sets) {
@@ -96,6 +97,12 @@ Character::Character(std::string name, std::shared_ptr<BlendGraph> graph, const 
   const size_t t = state_tracker(graph_->start);
   model_.trackers[t].weight = 1;
   if (!errors_.empty()) throw Error(errors_.front());
+}
+
+size_t Character::frame_bytes() const {
+  const auto* self = reinterpret_cast<const char*>(this);
+  const auto hot = static_cast<size_t>(reinterpret_cast<const char*>(&model_name) - self);
+  return hot + values_.size() * sizeof(float) + graph_tracks_.size() * sizeof(GraphTrack);
 }
 
 std::vector<std::string> Character::take_errors() { return std::exchange(errors_, {}); }

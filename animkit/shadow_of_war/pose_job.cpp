@@ -112,6 +112,10 @@ void op_reference_pose(PoseJob& job, const Operation& op) {
 
 // op 3 OUTPUT (0x1B12A4).
 void op_output(PoseJob& job, const Operation&) {
+  if (job.packed) {
+    job.packed->assign(job.pose);
+    return;
+  }
   std::copy(job.pose.begin(), job.pose.end(), job.output.begin());
 }
 
@@ -161,7 +165,7 @@ void PoseJob::plan() {
 bool PoseJob::validate() const {
   if (!skeleton) return false;
   const size_t n = skeleton->num_joints();
-  return output.size() >= n && pose.size() == n && sample.size() == n &&
+  return (packed || output.size() >= n) && pose.size() == n && sample.size() == n &&
          skeleton->rest.size() == n;
 }
 

@@ -11,6 +11,7 @@
 
 #include "animkit/core/skeleton.h"
 #include "animkit/shadow_of_war/key_sampler.h"
+#include "animkit/shadow_of_war/output_pose.h"
 
 namespace animkit::shadow_of_war {
 
@@ -64,6 +65,7 @@ struct PoseJob {
   const Skeleton* skeleton = nullptr;
   std::span<const BlendEntry> entries;
   std::span<Transform> output;
+  OutputPose* packed = nullptr;  // when set, OUTPUT writes here instead of `output`
 
   // Scratch, sized by prepare().
   std::vector<Transform> pose, sample;

@@ -13,6 +13,7 @@
 #include "animkit/core/sampling_job.h"
 #include "animkit/shadow_of_war/key_sampler.h"
 #include "animkit/shadow_of_war/layer_blend.h"
+#include "animkit/shadow_of_war/output_pose.h"
 #include "animkit/shadow_of_war/scenario.h"
 
 namespace animkit::shadow_of_war {
@@ -133,6 +134,32 @@ TEST(KeySampler, SyntheticClipIsBitIdentical) {
     sample_keys(clip, time, cursor, sk.rest, got);
     ASSERT_TRUE(same_bits(want, got)) << "frame " << f;
   }
+}
+
+// The output pose keeps every bit: scales of exactly 1 are left out and come back as 1, any
+// other scale (-0, 1 + 1 ulp, -1) is kept.
+TEST(OutputPose, KeepsEveryBit) {
+  std::vector<Transform> pose(5);
+  for (size_t j = 0; j < 5; ++j) {
+    pose[j].translation = {0.1f * j, -0.f, 3};
+    pose[j].rotation = normalize({0.1f, 0.2f * j, -0.3f, 1});
+  }
+  OutputPose out;
+  out.assign(pose);
+  EXPECT_TRUE(out.unit_scale());
+  EXPECT_EQ(out.bytes(), 5 * 28u);
+  EXPECT_TRUE(same_bits(out.transforms(), pose));
+  for (const Vec3 odd : {Vec3{1, 1, -0.f}, Vec3{1, std::nextafter(1.f, 2.f), 1}, Vec3{-1, 1, 1}}) {
+    pose[3].scale = odd;
+    out.assign(pose);
+    EXPECT_FALSE(out.unit_scale());
+    EXPECT_EQ(out.bytes(), 5 * 40u);
+    EXPECT_TRUE(same_bits(out.transforms(), pose));
+  }
+  pose[3].scale = {1, 1, 1};
+  out.assign(pose);
+  EXPECT_TRUE(out.unit_scale());
+  EXPECT_TRUE(same_bits(out.transforms(), pose));
 }
 
 }  // namespace

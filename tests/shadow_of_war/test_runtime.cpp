@@ -175,7 +175,8 @@ TEST(Workers, IdenticalPosesWith0_1And3Workers) {
             if (c->name() == e["character"])
               c->set_value("speed", e["values"]["speed"].get<float>());
       scene.crowd->frame(1.f / 60);
-      for (auto& c : scene.crowd->characters()) poses[k].push_back(c->model().output);
+      for (auto& c : scene.crowd->characters())
+        poses[k].push_back(c->model().output.transforms());
     }
   }
   EXPECT_EQ(poses[0], poses[1]);

@@ -119,7 +119,8 @@ TEST(Workers, IdenticalPosesAndTracesWith0_1_2And4Workers) {
             if (c->name() == e["character"])
               c->set_value("speed", e["values"]["speed"].get<float>());
       scene.crowd->frame(1.f / 60);
-      for (auto& c : scene.crowd->characters()) poses[k].push_back(c->model().output);
+      for (auto& c : scene.crowd->characters())
+        poses[k].push_back(c->model().output.transforms());
     }
   }
   for (int k = 1; k < 4; ++k) {

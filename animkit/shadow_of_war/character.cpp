@@ -43,7 +43,7 @@ void ModelAnimation::submit() {
   blend_entries.resize(trackers.size());
   for (size_t i = 0; i < trackers.size(); ++i) {
     Tracker& t = trackers[i];
-    blend_entries[i] = {t.weight, t.weight_set, t.time, t.clip, &t.cursor};
+    blend_entries[i] = {t.weight, t.time, t.weight_set, t.clip, &t.cursor};
   }
   job_submitted = true;
   needs_evaluation = true;
@@ -127,7 +127,7 @@ size_t Character::state_tracker(int32_t s) {
   t.rate = 0;
   t.flags = st.Looping ? kTrackerLoop : 0u;
   t.time = t.clip ? st.StartPct * t.clip->duration : 0.f;
-  graph_tracks_.push_back({s, 0.0, t.time});
+  graph_tracks_.push_back({s, t.time, 0.0});
   t.weight = 0;
   if (!st.weight_set.empty()) {
     if (!weight_sets_ || !weight_sets_->count(st.weight_set))
@@ -221,7 +221,7 @@ void Character::update(float dt) {
 void Character::write_time(Tracker& t, const GraphTrack& g, bool looping) {
   t.flags = (t.flags & ~kTrackerLoop) | (looping ? kTrackerLoop : 0u);
   const double d = t.clip ? t.clip->duration : 0.0;
-  double time = g.start + g.elapsed;
+  double time = static_cast<double>(g.start) + g.elapsed;
   if (!(d > 0.0)) {
     time = 0;
   } else if (looping) {

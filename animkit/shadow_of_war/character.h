@@ -111,8 +111,8 @@ class Character {
   // itself has rate 0); tracker 0 has none.
   struct GraphTrack {
     int32_t state = -1;
+    float start = 0;     // StartPct x duration (the float the tracker starts at; exact in double)
     double elapsed = 0;  // s x the state's Rate since it was entered
-    double start = 0;    // StartPct x duration
   };
   size_t state_tracker(int32_t state);
   void drop_tracker(size_t index);

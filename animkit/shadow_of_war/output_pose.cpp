@@ -1,10 +1,14 @@
 #include "animkit/shadow_of_war/output_pose.h"
 
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
 namespace animkit::shadow_of_war {
 
 namespace {
-// 1.f == x holds for the one float 1.0 only, so leaving such a scale out loses no bit.
-bool unit(const Vec3& s) { return s.x == 1.f && s.y == 1.f && s.z == 1.f; }
+// The bits of 1.0f: x == 1.f holds for this float only, so a scale left out loses no bit.
+constexpr uint32_t kOne = 0x3f800000u;
 
 void prefetch_bytes(const void* p, size_t bytes) {
   const char* c = static_cast<const char*>(p);
@@ -13,16 +17,18 @@ void prefetch_bytes(const void* p, size_t bytes) {
 }  // namespace
 
 void OutputPose::assign(std::span<const Transform> pose) {
+  static_assert(offsetof(Transform, rotation) == sizeof(Vec3) &&
+                offsetof(Transform, scale) == sizeof(Joint));
   const size_t n = pose.size();
-  translation_.resize(n);
-  rotation_.resize(n);
-  bool all_unit = true;
+  joints_.resize(n);
+  uint32_t other = 0;  // non-zero: some scale component is not 1
   for (size_t j = 0; j < n; ++j) {
-    translation_[j] = pose[j].translation;
-    rotation_[j] = pose[j].rotation;
-    all_unit &= unit(pose[j].scale);
+    std::memcpy(&joints_[j], &pose[j], sizeof(Joint));  // translation, rotation
+    uint32_t s[3];
+    std::memcpy(s, &pose[j].scale, sizeof s);
+    other |= (s[0] ^ kOne) | (s[1] ^ kOne) | (s[2] ^ kOne);
   }
-  if (all_unit) {
+  if (!other) {
     scale_.clear();  // keeps its capacity
     return;
   }
@@ -37,8 +43,7 @@ std::vector<Transform> OutputPose::transforms() const {
 }
 
 void OutputPose::prefetch() const {
-  prefetch_bytes(translation_.data(), translation_.size() * sizeof(Vec3));
-  prefetch_bytes(rotation_.data(), rotation_.size() * sizeof(Quat));
+  prefetch_bytes(joints_.data(), joints_.size() * sizeof(Joint));
 }
 
 }  // namespace animkit::shadow_of_war

@@ -19,8 +19,8 @@ namespace animkit::shadow_of_war {
 // (a key hint: key_sampler.h).
 struct BlendEntry {
   float weight = 0;
-  std::span<const float> weight_set;
   float time = 0;
+  std::span<const float> weight_set;
   const Clip* clip = nullptr;
   KeyCursor* cursor = nullptr;
 };

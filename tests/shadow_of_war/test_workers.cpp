@@ -193,7 +193,7 @@ TEST(Workers, SkippedOperationStillRaisesItsError) {
   const Clip wide = synthetic_clip("wide", big, 1.f, true, 0.5f, 1);
   const Clip fits = synthetic_clip("fits", small, 1.f, true, 0.5f, 1);
   KeyCursor c0, c1;
-  const BlendEntry entries[] = {{1, {}, 0.1f, &wide, &c0}, {1, {}, 0.1f, &fits, &c1}};
+  const BlendEntry entries[] = {{1, 0.1f, {}, &wide, &c0}, {1, 0.1f, {}, &fits, &c1}};
   std::vector<Transform> out(4);
   PoseJob job;
   job.skeleton = &small;

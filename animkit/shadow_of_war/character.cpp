@@ -14,25 +14,17 @@ namespace animkit::shadow_of_war {
 void ModelAnimation::bind(const Skeleton& sk, const Clip* base_clip) {
   skeleton = &sk;
   trackers.clear();
-  cursors.clear();
   Tracker base;
   base.clip = base_clip;
   base.weight = 1;
   add_tracker(base);
-  output = sk.rest;
+  output.assign(sk.rest);
   operations.reserve(8);
 }
 
 size_t ModelAnimation::add_tracker(const Tracker& t) {
   trackers.push_back(t);
-  // A removed tracker's cursor keeps its key buffer: a state change allocates nothing once the
-  // crowd has reached its largest tracker count.
-  if (spare_cursors.empty()) {
-    cursors.emplace_back();
-  } else {
-    cursors.push_back(std::move(spare_cursors.back()));
-    spare_cursors.pop_back();
-  }
+  trackers.back().cursor = {};
   if (blend_entries.capacity() < trackers.size()) blend_entries.reserve(trackers.size() + 4);
   if (operations.capacity() < trackers.size() + 2) operations.reserve(trackers.size() + 6);
   return trackers.size() - 1;
@@ -40,10 +32,7 @@ size_t ModelAnimation::add_tracker(const Tracker& t) {
 
 void ModelAnimation::remove_tracker(size_t i) {
   if (i == 0 || i >= trackers.size()) return;
-  trackers.erase(trackers.begin() + i);
-  std::rotate(cursors.begin() + i, cursors.begin() + i + 1, cursors.end());
-  spare_cursors.push_back(std::move(cursors.back()));
-  cursors.pop_back();
+  trackers.erase(trackers.begin() + static_cast<std::ptrdiff_t>(i));
 }
 
 void ModelAnimation::advance(float dt) {
@@ -53,8 +42,8 @@ void ModelAnimation::advance(float dt) {
 void ModelAnimation::submit() {
   blend_entries.resize(trackers.size());
   for (size_t i = 0; i < trackers.size(); ++i) {
-    const Tracker& t = trackers[i];
-    blend_entries[i] = {t.weight, t.weight_set, t.time, t.clip, &cursors[i]};
+    Tracker& t = trackers[i];
+    blend_entries[i] = {t.weight, t.time, t.weight_set, t.clip, &t.cursor};
   }
   job_submitted = true;
   needs_evaluation = true;
@@ -64,7 +53,8 @@ void ModelAnimation::evaluate(PoseJob& job, const OperationTable& table) {
   job.skeleton = skeleton;
   job.prepare(blend_entries.size());  // allocates only while the thread's scratch grows
   job.entries = blend_entries;
-  job.output = output;
+  job.output = {};
+  job.packed = &output;
   job.run(table);
   operations.assign(job.operations.begin(), job.operations.end());  // within its capacity
   needs_evaluation = false;
@@ -87,21 +77,16 @@ void ModelAnimation::prefetch_self() const { prefetch_bytes(this, sizeof(*this))
 
 void ModelAnimation::prefetch_arrays() const {
   prefetch_bytes(blend_entries.data(), blend_entries.size() * sizeof(BlendEntry));
-  prefetch_bytes(cursors.data(), cursors.size() * sizeof(SamplingCursor));
-  prefetch_bytes(output.data(), output.size() * sizeof(Transform), true);
+  prefetch_bytes(trackers.data(), trackers.size() * sizeof(Tracker), true);
+  output.prefetch();
   prefetch_bytes(operations.data(), operations.capacity() * sizeof(Operation), true);
-}
-
-void ModelAnimation::prefetch_slots() const {
-  for (const BlendEntry& e : blend_entries)
-    if (e.cursor && e.weight != 0.f) e.cursor->prefetch();
 }
 
 Character::Character(std::string name, std::shared_ptr<BlendGraph> graph, const ClipTable* table,
                      const Skeleton& skeleton, const DeathSettings& global,
                      const std::map<std::string, std::vector<float>>* weight_sets)
-    : name_(std::move(name)),
-      graph_(std::move(graph)),
+    : graph_(std::move(graph)),
+      name_(std::move(name)),
       table_(table),
       death_(global),
       weight_sets_(weight_sets) {
@@ -112,6 +97,12 @@ Character::Character(std::string name, std::shared_ptr<BlendGraph> graph, const 
   const size_t t = state_tracker(graph_->start);
   model_.trackers[t].weight = 1;
   if (!errors_.empty()) throw Error(errors_.front());
+}
+
+size_t Character::frame_bytes() const {
+  const auto* self = reinterpret_cast<const char*>(this);
+  const auto hot = static_cast<size_t>(reinterpret_cast<const char*>(&model_name) - self);
+  return hot + values_.size() * sizeof(float) + graph_tracks_.size() * sizeof(GraphTrack);
 }
 
 std::vector<std::string> Character::take_errors() { return std::exchange(errors_, {}); }
@@ -136,7 +127,7 @@ size_t Character::state_tracker(int32_t s) {
   t.rate = 0;
   t.flags = st.Looping ? kTrackerLoop : 0u;
   t.time = t.clip ? st.StartPct * t.clip->duration : 0.f;
-  graph_tracks_.push_back({s, 0.0, t.time});
+  graph_tracks_.push_back({s, t.time, 0.0});
   t.weight = 0;
   if (!st.weight_set.empty()) {
     if (!weight_sets_ || !weight_sets_->count(st.weight_set))
@@ -230,7 +221,7 @@ void Character::update(float dt) {
 void Character::write_time(Tracker& t, const GraphTrack& g, bool looping) {
   t.flags = (t.flags & ~kTrackerLoop) | (looping ? kTrackerLoop : 0u);
   const double d = t.clip ? t.clip->duration : 0.0;
-  double time = g.start + g.elapsed;
+  double time = static_cast<double>(g.start) + g.elapsed;
   if (!(d > 0.0)) {
     time = 0;
   } else if (looping) {
@@ -279,13 +270,12 @@ void Crowd::frame(float dt) {
   const AnimJobThreadSystem::Job job = [this, &table](size_t i, size_t thread) {
     characters_[i]->model().evaluate(jobs_[thread], table);
   };
-  // Before job i: the slots of i + 1, the arrays of i + 2 and the object of i + 3, each found
-  // through what the call before asked for, so a job's misses overlap the work of the one before.
-  // Only queued characters are read (the object is asked for by address alone).
+  // Before job i: the arrays of i + 1 and the object of i + 2, found through what the call
+  // before asked for, so a job's misses overlap the work of the one before. Only queued
+  // characters are read (the object is asked for by address alone).
   const AnimJobThreadSystem::Ahead ahead = [this](size_t i, size_t queued, size_t) {
-    if (i + 3 < characters_.size()) characters_[i + 3]->model().prefetch_self();
-    if (i + 2 < queued) characters_[i + 2]->model().prefetch_arrays();
-    if (i + 1 < queued) characters_[i + 1]->model().prefetch_slots();
+    if (i + 2 < characters_.size()) characters_[i + 2]->model().prefetch_self();
+    if (i + 1 < queued) characters_[i + 1]->model().prefetch_arrays();
   };
   // Spec, "Per frame": per model the main thread advances and submits (0x176348 queues the job
   // on the thread system), so a worker can evaluate a character while the next ones update.

@@ -24,12 +24,10 @@ namespace animkit::shadow_of_war {
 // entries (M+0xD8), job submitted (M+0x128) and needs evaluation (M+0x12A).
 struct ModelAnimation {
   const Skeleton* skeleton = nullptr;
-  std::vector<Tracker> trackers;        // tracker 0: the clip base
-  std::vector<SamplingCursor> cursors;  // one per tracker
-  std::vector<SamplingCursor> spare_cursors;  // of removed trackers: their buffers are reused
+  std::vector<Tracker> trackers;  // tracker 0: the clip base
   std::vector<BlendEntry> blend_entries;
   std::vector<Operation> operations;  // the plan of the last evaluation (the trace shows it)
-  std::vector<Transform> output;      // the evaluated local pose
+  OutputPose output;                  // the evaluated local pose
   bool job_submitted = false;
   bool needs_evaluation = false;
 
@@ -44,10 +42,9 @@ struct ModelAnimation {
   void evaluate(PoseJob& job, const OperationTable& table = default_operation_table());
   // Ask for what evaluate() reads and writes ahead of it, in the order the pointers are found
   // (in a crowd each character's arrays are elsewhere in memory; issue 15, item 7): this object,
-  // then the arrays it points to (entries, cursors, output), then the cursors' slots.
+  // then the arrays it points to (entries, trackers, output).
   void prefetch_self() const;
   void prefetch_arrays() const;
-  void prefetch_slots() const;
 };
 
 // A cross-fade in progress: the incoming state's tracker weight goes 0 -> 1 over the blend time;
@@ -80,18 +77,8 @@ class Character {
   // Copied from Character/Models/Global at creation (0xFCFB4): later edits reach only
   // characters created afterwards.
   const DeathSettings& death_settings() const { return death_; }
-  // Its model record (Character/Models, [char+0x2B30]) by name ("" : none) and whether it is
-  // the player (whose resting body is relaxed, not cleaned up).
-  std::string model_name;
-  bool player = false;
-  // The combat object's animation index [[char+0x26A8]+0x114]: -1 when it plays no combat clip.
-  int32_t combat_anim = -1;
-  // Hints the ragdoll brain's Include/ExcludeHints test, set on the character.
-  std::vector<std::string> hints;
   // The arguments of the BEHAVIOR_HINT events of the clip the character is playing.
   std::vector<std::string> playing_clip_hints() const;
-  // Every character model carries a physics ragdoll ([model+0x1C8]), unconfigured while alive.
-  PhysicsRagdoll physics;
   const ClipTable* table() const { return table_; }
   // Spec, dead-body step 3: the character switches to RigidBody and plays `death_animation`
   // (Character/Models/Global.RagdollDeathAnimation) on its base; it leaves its locomotion graph
@@ -114,31 +101,51 @@ class Character {
   void enter_state(int32_t state, float blend_time);
   // What went wrong since the last call (a state entered whose clip is not loaded).
   std::vector<std::string> take_errors();
+  // The bytes of its own memory a frame reads and writes outside the model's arrays: the members
+  // declared before the cold ones (issue 29: a hot / cold split, so a crowd frame streams one
+  // part of the object), the values and the graph's side of the trackers.
+  size_t frame_bytes() const;
 
  private:
   // The graph's side of a tracker: its state and the time the graph has run it (the tracker
   // itself has rate 0); tracker 0 has none.
   struct GraphTrack {
     int32_t state = -1;
+    float start = 0;     // StartPct x duration (the float the tracker starts at; exact in double)
     double elapsed = 0;  // s x the state's Rate since it was entered
-    double start = 0;    // StartPct x duration
   };
   size_t state_tracker(int32_t state);
   void drop_tracker(size_t index);
   static void write_time(Tracker& tracker, const GraphTrack& g, bool looping);
-  std::string name_;
-  std::shared_ptr<BlendGraph> graph_;
-  const ClipTable* table_;
-  const BlendState* state_ = nullptr;
+  // Hot: what a frame reads and writes (update, submit, the pose job), first and together.
   ModelAnimation model_;
+  std::shared_ptr<BlendGraph> graph_;
+  const BlendState* state_ = nullptr;
   std::vector<float> values_;
-  float state_time_ = 0;
+  std::vector<GraphTrack> graph_tracks_;  // parallel to model_.trackers
   std::optional<Transition> transition_;
+  float state_time_ = 0;
+  bool dead_ = false;
+
+ public:
+  // Cold from here: read on a state change, a death, an error or by the trace.
+  // Its model record (Character/Models, [char+0x2B30]) by name ("" : none) and whether it is
+  // the player (whose resting body is relaxed, not cleaned up).
+  std::string model_name;
+  bool player = false;
+  // The combat object's animation index [[char+0x26A8]+0x114]: -1 when it plays no combat clip.
+  int32_t combat_anim = -1;
+  // Hints the ragdoll brain's Include/ExcludeHints test, set on the character.
+  std::vector<std::string> hints;
+  // Every character model carries a physics ragdoll ([model+0x1C8]), unconfigured while alive.
+  PhysicsRagdoll physics;
+
+ private:
+  std::string name_;
+  const ClipTable* table_;
   DeathSettings death_;
   const std::map<std::string, std::vector<float>>* weight_sets_ = nullptr;
   std::vector<std::string> errors_;
-  std::vector<GraphTrack> graph_tracks_;  // parallel to model_.trackers
-  bool dead_ = false;
 };
 
 // Runs frames over characters: behaviour and submission on the calling (main) thread in

@@ -14,6 +14,8 @@ namespace {
 // weights, clamps and dot products: the crowd's usual BLEND (the state tracker over the base's
 // reference pose, issue 29 item 4).
 Vec3 plus_zero(Vec3 v) { return {0.f + v.x, 0.f + v.y, 0.f + v.z}; }
+}  // namespace
+
 void blend_full_layer(std::span<Transform> pose, std::span<const Transform> layer) {
   for (size_t j = 0; j < pose.size(); ++j) {
     const Transform& x = layer[j];
@@ -22,7 +24,6 @@ void blend_full_layer(std::span<Transform> pose, std::span<const Transform> laye
                plus_zero(x.scale)};
   }
 }
-}  // namespace
 
 void blend_layer(std::span<Transform> pose, std::span<const Transform> layer,
                  std::span<const Transform> rest, float weight, std::span<const float> weight_set) {

@@ -20,6 +20,10 @@ inline float layer_weight(float weight, std::span<const float> weight_set, size_
   return weight * (j < weight_set.size() ? weight_set[j] : 0.f);
 }
 
+// blend_layer at weight >= 1 without a weight set: the layer alone, each component + 0 and the
+// rotation normalised again (the pose is not read).
+void blend_full_layer(std::span<Transform> pose, std::span<const Transform> layer);
+
 // `pose`, `layer` and `rest` hold the same number of joints (pose's size is used).
 void blend_layer(std::span<Transform> pose, std::span<const Transform> layer,
                  std::span<const Transform> rest, float weight, std::span<const float> weight_set);

@@ -47,22 +47,22 @@ bool samplable(const PoseJob& job, const BlendEntry& e) {
   return !e.clip || (e.cursor && e.clip->joints.size() <= job.pose.size());
 }
 
-// Samples entry `e`'s clip (or the reference pose when it has none) into `out`.
-void sample_entry(PoseJob& job, const BlendEntry& e, std::vector<Transform>& out) {
+// Samples entry `e`'s clip (or the reference pose when it has none) into `out`: SamplingJob's
+// floats, or with kFullLayer those of blend_layer at weight 1 without a set over any pose (the
+// crowd's usual BLEND, one pass instead of a sample and a blend; issue 29, item 4).
+void sample_entry(PoseJob& job, const BlendEntry& e, std::span<Transform> out,
+                  SampleStore store = SampleStore::kRaw) {
   const std::vector<Transform>& rest = skeleton_of(job).rest;
-  if (!e.clip) {
-    std::copy(rest.begin(), rest.end(), out.begin());
-    return;
+  const size_t n = e.clip ? e.clip->joints.size() : 0;
+  if (e.clip && !samplable(job, e)) unsamplable(job, e);
+  if (n < out.size()) {
+    const auto from = rest.begin() + static_cast<std::ptrdiff_t>(n);
+    if (store == SampleStore::kRaw)
+      std::copy(from, rest.end(), out.begin() + static_cast<std::ptrdiff_t>(n));
+    else
+      blend_full_layer(out.subspan(n), std::span(rest).subspan(n));
   }
-  const size_t n = e.clip->joints.size();
-  if (n < out.size()) std::copy(rest.begin() + n, rest.end(), out.begin() + n);
-  SamplingJob s;
-  s.clip = e.clip;
-  s.time = e.time;
-  s.cursor = e.cursor;
-  s.rest = rest;
-  s.output = out;
-  if (!s.run()) unsamplable(job, e);
+  if (e.clip) sample_keys(*e.clip, e.time, *e.cursor, rest, out, store);
 }
 
 // pose = pose * (1 - a) + sample * a per joint, in place (layer_blend.h).
@@ -87,6 +87,10 @@ void op_sample(PoseJob& job, const Operation& op) {
 // op 1 BLEND (0x182980): a later entry by its weight and weight set.
 void op_blend(PoseJob& job, const Operation& op) {
   const BlendEntry& e = job.entries[op.entry];
+  if (e.weight >= 1.f && e.weight_set.empty()) {
+    sample_entry(job, e, job.pose, SampleStore::kFullLayer);
+    return;
+  }
   sample_entry(job, e, job.sample);
   blend_into_pose(job, e.weight, e.weight_set);
 }
@@ -108,6 +112,10 @@ void op_reference_pose(PoseJob& job, const Operation& op) {
 
 // op 3 OUTPUT (0x1B12A4).
 void op_output(PoseJob& job, const Operation&) {
+  if (job.packed) {
+    job.packed->assign(job.pose);
+    return;
+  }
   std::copy(job.pose.begin(), job.pose.end(), job.output.begin());
 }
 
@@ -157,7 +165,7 @@ void PoseJob::plan() {
 bool PoseJob::validate() const {
   if (!skeleton) return false;
   const size_t n = skeleton->num_joints();
-  return output.size() >= n && pose.size() == n && sample.size() == n &&
+  return (packed || output.size() >= n) && pose.size() == n && sample.size() == n &&
          skeleton->rest.size() == n;
 }
 

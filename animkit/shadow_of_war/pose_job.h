@@ -9,18 +9,20 @@
 #include <span>
 #include <vector>
 
-#include "animkit/core/sampling_job.h"
 #include "animkit/core/skeleton.h"
+#include "animkit/shadow_of_war/key_sampler.h"
+#include "animkit/shadow_of_war/output_pose.h"
 
 namespace animkit::shadow_of_war {
 
-// A 20-byte blend entry of M+0xD8 (weight, weight set, time, clip), plus the tracker's cursor.
+// A 20-byte blend entry of M+0xD8 (weight, weight set, time, clip), plus the tracker's cursor
+// (a key hint: key_sampler.h).
 struct BlendEntry {
   float weight = 0;
-  std::span<const float> weight_set;
   float time = 0;
+  std::span<const float> weight_set;
   const Clip* clip = nullptr;
-  SamplingCursor* cursor = nullptr;
+  KeyCursor* cursor = nullptr;
 };
 
 enum OperationCode : uint8_t {
@@ -63,6 +65,7 @@ struct PoseJob {
   const Skeleton* skeleton = nullptr;
   std::span<const BlendEntry> entries;
   std::span<Transform> output;
+  OutputPose* packed = nullptr;  // when set, OUTPUT writes here instead of `output`
 
   // Scratch, sized by prepare().
   std::vector<Transform> pose, sample;

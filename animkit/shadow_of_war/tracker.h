@@ -6,6 +6,7 @@
 #include <span>
 
 #include "animkit/core/clip.h"
+#include "animkit/shadow_of_war/key_sampler.h"
 
 namespace animkit::shadow_of_war {
 
@@ -21,6 +22,7 @@ struct Tracker {
   float weight = 0;
   std::span<const float> weight_set;  // per-joint weight mask; empty: every joint 1
   uint32_t flags = 0;
+  KeyCursor cursor;  // the pose job's key hint for `clip` (not the spec's: 4 bytes of padding)
 };
 
 // 0x17620C: skip unless flag bit 0 and rate != 0; then time += dt * rate, and 0x17674C wraps a

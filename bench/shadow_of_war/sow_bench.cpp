@@ -174,21 +174,20 @@ double read_seconds(const std::vector<uint64_t>& buffer, int threads, uint64_t& 
 
 // What one character-frame reads and writes of the character's own memory (the clips and the
 // graph are shared; the per-thread scratch stays in cache), averaged over the crowd as it stands:
-// the Character object (its ModelAnimation inside it), the trackers, blend entries, cursors and
-// their slots, the operations and the output pose. A lower bound on the traffic (whole cache
-// lines move), comparable from run to run since the crowd's schedule is fixed.
+// the Character object's hot part (its ModelAnimation inside it), its values and the graph's side
+// of its trackers (`Character::frame_bytes`), the trackers (their key cursors inside), blend
+// entries, operations and the output pose. A lower bound on the traffic (whole cache lines
+// move), comparable from run to run since the crowd's schedule is fixed.
 double streamed_bytes(const Scene& scene) {
   const auto& cs = scene.crowd->characters();
   double bytes = 0;
   for (const auto& c : cs) {
     const ModelAnimation& m = c->model();
-    bytes += sizeof(Character);
+    bytes += static_cast<double>(c->frame_bytes());
     bytes += static_cast<double>(m.trackers.size() * sizeof(Tracker) +
                                  m.blend_entries.size() * sizeof(BlendEntry) +
                                  m.operations.size() * sizeof(Operation) +
-                                 m.output.size() * sizeof(Transform));
-    for (const SamplingCursor& k : m.cursors)
-      bytes += static_cast<double>(sizeof(k) + k.slot_count() * sizeof(SamplingCursor::Slot));
+                                 m.output.bytes());
   }
   return cs.empty() ? 0 : bytes / static_cast<double>(cs.size());
 }

@@ -81,7 +81,7 @@ struct PoseFixture : ::testing::Test {
   Skeleton sk = synthetic_skeleton(6);
   Clip a = synthetic_clip("a", sk, 1.f, true, 0.5f, 1);
   Clip b = synthetic_clip("b", sk, 1.f, true, -0.7f, 2);
-  SamplingCursor ca, cb, cc;
+  KeyCursor ca, cb, cc;
   std::vector<Transform> out = std::vector<Transform>(6);
   PoseJob job;
   std::vector<std::string> run(const std::vector<BlendEntry>& entries,
@@ -103,14 +103,14 @@ struct PoseFixture : ::testing::Test {
 // Spec, pose job: first non-zero weight -> SAMPLE, later -> BLEND, no clip -> REFERENCE POSE,
 // end -> OUTPUT.
 TEST_F(PoseFixture, OperationSequences) {
-  EXPECT_EQ(run({{1, {}, 0.2f, &a, &ca}}), (V{"SAMPLE0", "OUTPUT"}));
-  EXPECT_EQ(run({{1, {}, 0, nullptr, &ca}, {1, {}, 0.2f, &a, &cb}}),
+  EXPECT_EQ(run({{1, 0.2f, {}, &a, &ca}}), (V{"SAMPLE0", "OUTPUT"}));
+  EXPECT_EQ(run({{1, 0, {}, nullptr, &ca}, {1, 0.2f, {}, &a, &cb}}),
             (V{"REFERENCE_POSE0", "BLEND1", "OUTPUT"}));
-  EXPECT_EQ(run({{0, {}, 0, &a, &ca}, {1, {}, 0.2f, &a, &cb}, {0.5f, {}, 0.1f, &b, &cc}}),
+  EXPECT_EQ(run({{0, 0, {}, &a, &ca}, {1, 0.2f, {}, &a, &cb}, {0.5f, 0.1f, {}, &b, &cc}}),
             (V{"SAMPLE1", "BLEND2", "OUTPUT"}));
-  EXPECT_EQ(run({{0, {}, 0, &a, &ca}, {0, {}, 0, &b, &cb}}), (V{"REFERENCE_POSE", "OUTPUT"}));
+  EXPECT_EQ(run({{0, 0, {}, &a, &ca}, {0, 0, {}, &b, &cb}}), (V{"REFERENCE_POSE", "OUTPUT"}));
   EXPECT_EQ(run({}), (V{"REFERENCE_POSE", "OUTPUT"}));
-  EXPECT_EQ(run({{1, {}, 0.2f, &a, &ca}, {0.5f, {}, 0, nullptr, &cb}}),
+  EXPECT_EQ(run({{1, 0.2f, {}, &a, &ca}, {0.5f, 0, {}, nullptr, &cb}}),
             (V{"SAMPLE0", "REFERENCE_POSE1", "OUTPUT"}));
 }
 
@@ -119,10 +119,10 @@ TEST_F(PoseFixture, LaterReferencePoseIsLayeredByWeight) {
   std::vector<Transform> sa(6);
   SamplingCursor c1;
   SamplingJob{&a, 0.3f, &c1, sk.rest, sa, {}}.run();
-  run({{1, {}, 0.3f, &a, &ca}, {0.5f, {}, 0, nullptr, &cb}});
+  run({{1, 0.3f, {}, &a, &ca}, {0.5f, 0, {}, nullptr, &cb}});
   const Quat half = nlerp(sa[2].rotation, sk.rest[2].rotation, 0.5f);
   EXPECT_NEAR(std::abs(dot(out[2].rotation, half)), 1.f, 1e-4f);
-  run({{1, {}, 0.3f, &a, &ca}, {1, {}, 0, nullptr, &cb}});
+  run({{1, 0.3f, {}, &a, &ca}, {1, 0, {}, nullptr, &cb}});
   for (size_t j = 0; j < 6; ++j)
     EXPECT_NEAR(std::abs(dot(out[j].rotation, sk.rest[j].rotation)), 1.f, 1e-5f);
 }
@@ -132,15 +132,15 @@ TEST_F(PoseFixture, SampleBlendAndWeightSetValues) {
   SamplingCursor c1, c2;
   SamplingJob{&a, 0.3f, &c1, sk.rest, sa, {}}.run();
   SamplingJob{&b, 0.3f, &c2, sk.rest, sb, {}}.run();
-  run({{1, {}, 0.3f, &a, &ca}});
+  run({{1, 0.3f, {}, &a, &ca}});
   for (size_t j = 0; j < 6; ++j) EXPECT_EQ(out[j].rotation, sa[j].rotation);
-  run({{1, {}, 0.3f, &a, &ca}, {1, {}, 0.3f, &b, &cb}});  // a later layer at weight 1 replaces
+  run({{1, 0.3f, {}, &a, &ca}, {1, 0.3f, {}, &b, &cb}});  // a later layer at weight 1 replaces
   for (size_t j = 0; j < 6; ++j) EXPECT_NEAR(dot(out[j].rotation, sb[j].rotation), 1.f, 1e-5f);
   const std::vector<float> upper = {0, 0, 0, 1, 1, 1};
-  run({{1, {}, 0.3f, &a, &ca}, {1, upper, 0.3f, &b, &cb}});  // per body part
+  run({{1, 0.3f, {}, &a, &ca}, {1, 0.3f, upper, &b, &cb}});  // per body part
   for (size_t j = 0; j < 3; ++j) EXPECT_NEAR(dot(out[j].rotation, sa[j].rotation), 1.f, 1e-5f);
   for (size_t j = 3; j < 6; ++j) EXPECT_NEAR(dot(out[j].rotation, sb[j].rotation), 1.f, 1e-5f);
-  run({{1, {}, 0.3f, &a, &ca}, {0.5f, {}, 0.3f, &b, &cb}});
+  run({{1, 0.3f, {}, &a, &ca}, {0.5f, 0.3f, {}, &b, &cb}});
   const Quat half = nlerp(sa[2].rotation, sb[2].rotation, 0.5f);
   EXPECT_NEAR(std::abs(dot(out[2].rotation, half)), 1.f, 1e-4f);
 }
@@ -150,9 +150,9 @@ TEST_F(PoseFixture, MissingOperation) {
   OperationTable table;
   table.register_operation(kOpSample, [](PoseJob&, const Operation&) {});
   table.register_operation(kOpOutput, [](PoseJob&, const Operation&) {});
-  EXPECT_NO_THROW(run({{1, {}, 0.2f, &a, &ca}}, table));
+  EXPECT_NO_THROW(run({{1, 0.2f, {}, &a, &ca}}, table));
   try {
-    run({{1, {}, 0.2f, &a, &ca}, {1, {}, 0.2f, &b, &cb}}, table);
+    run({{1, 0.2f, {}, &a, &ca}, {1, 0.2f, {}, &b, &cb}}, table);
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(e.message(), "Animation Operation not registered");
@@ -175,7 +175,8 @@ TEST(Workers, IdenticalPosesWith0_1And3Workers) {
             if (c->name() == e["character"])
               c->set_value("speed", e["values"]["speed"].get<float>());
       scene.crowd->frame(1.f / 60);
-      for (auto& c : scene.crowd->characters()) poses[k].push_back(c->model().output);
+      for (auto& c : scene.crowd->characters())
+        poses[k].push_back(c->model().output.transforms());
     }
   }
   EXPECT_EQ(poses[0], poses[1]);

@@ -119,7 +119,8 @@ TEST(Workers, IdenticalPosesAndTracesWith0_1_2And4Workers) {
             if (c->name() == e["character"])
               c->set_value("speed", e["values"]["speed"].get<float>());
       scene.crowd->frame(1.f / 60);
-      for (auto& c : scene.crowd->characters()) poses[k].push_back(c->model().output);
+      for (auto& c : scene.crowd->characters())
+        poses[k].push_back(c->model().output.transforms());
     }
   }
   for (int k = 1; k < 4; ++k) {
@@ -158,7 +159,7 @@ TEST(Workers, SkippedOperationsChangeNoBit) {
   for (int shape = 0; shape < 5 * 5 * 5 * 4 * 4 * 4; ++shape) {
     int x = shape;
     BlendEntry e[3];
-    SamplingCursor cursors[2][3];
+    KeyCursor cursors[2][3];
     for (int i = 0; i < 3; ++i) {
       e[i].weight = weights[x % 5], x /= 5;
     }
@@ -191,8 +192,8 @@ TEST(Workers, SkippedOperationStillRaisesItsError) {
   const Skeleton small = synthetic_skeleton(4), big = synthetic_skeleton(8);
   const Clip wide = synthetic_clip("wide", big, 1.f, true, 0.5f, 1);
   const Clip fits = synthetic_clip("fits", small, 1.f, true, 0.5f, 1);
-  SamplingCursor c0, c1;
-  const BlendEntry entries[] = {{1, {}, 0.1f, &wide, &c0}, {1, {}, 0.1f, &fits, &c1}};
+  KeyCursor c0, c1;
+  const BlendEntry entries[] = {{1, 0.1f, {}, &wide, &c0}, {1, 0.1f, {}, &fits, &c1}};
   std::vector<Transform> out(4);
   PoseJob job;
   job.skeleton = &small;

@@ -1,0 +1,41 @@
+// The crowd's clip sampler (issue 29, item 4): core SamplingJob's result bit for bit, with a
+// cursor of one key index per tracker instead of a 16-byte slot per animated channel.
+//
+// A crowd is memory-bound (about 20,000 characters stream their own state through a shared L3
+// every frame), and SamplingJob's cursor cached, per channel, the key pair in force (key, t0, t1,
+// 1 / (t1 - t0)): about 560 bytes per locomotion tracker. Here the key pair is read from the
+// clip's own key times (shared by every character: in cache), and channels are walked in
+// joint / T, R, S order carrying the pair found last: a channel whose times hold the same two
+// floats (same bits) at the same index has the same key in force and the same fraction, so
+// neither the search nor the division is repeated. A clip whose tracks share their key times
+// (a resampled clip: every track keyed at the clip's rate) searches once per sample; any other
+// clip searches from the previous channel's key (a hint: any value gives the same key).
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "animkit/core/clip.h"
+
+namespace animkit::shadow_of_war {
+
+// What a tracker keeps between samples: the key the last sample found last.
+// Only a hint: any value gives the same pose.
+struct KeyCursor {
+  uint32_t key = 0;
+};
+
+// How a sampled joint is stored.
+enum class SampleStore : uint8_t {
+  kRaw,        // as SamplingJob writes it
+  kFullLayer,  // as blend_layer at weight >= 1 without a set leaves it over any pose: each
+               // component + 0, the rotation normalised again (layer_blend.h)
+};
+
+// Samples `clip` at `time` into out[0, clip joints): SamplingJob{clip, time, rest, out}'s floats
+// (kRaw) or blend_layer(out, those, rest, 1, {})'s (kFullLayer). Joints past the clip's are not
+// written. Requires out.size() and rest.size() >= the clip's joint count.
+void sample_keys(const Clip& clip, float time, KeyCursor& cursor, std::span<const Transform> rest,
+                 std::span<Transform> out, SampleStore store = SampleStore::kRaw);
+
+}  // namespace animkit::shadow_of_war

@@ -1,0 +1,45 @@
+// The pose a character hands to its consumer (op 3 OUTPUT; issue 29, item 4): the evaluated
+// local transforms as one array of {translation, rotation} (float32) and the scales, in a second
+// array, only when some joint's scale is not exactly (1, 1, 1). Every float is the pose job's, bit for bit; a
+// crowd character writes 28 bytes per joint instead of a 40-byte Transform (the crowd is
+// memory-bound: what each character streams per frame is what a frame costs at 20,000).
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "animkit/core/math.h"
+
+namespace animkit::shadow_of_war {
+
+class OutputPose {
+ public:
+  // Takes the pose (allocates only while the joint count grows, or the first time a scale is
+  // not 1).
+  void assign(std::span<const Transform> pose);
+  size_t size() const { return joints_.size(); }
+  Transform operator[](size_t j) const {
+    return {joints_[j].translation, joints_[j].rotation,
+            scale_.empty() ? Vec3{1, 1, 1} : scale_[j]};
+  }
+  std::vector<Transform> transforms() const;
+  // The scales are all exactly 1 (none stored).
+  bool unit_scale() const { return scale_.empty(); }
+  // The bytes the last assign() wrote.
+  size_t bytes() const {
+    return joints_.size() * sizeof(Joint) + scale_.size() * sizeof(Vec3);
+  }
+  // Asks for the arrays' memory ahead of a write.
+  void prefetch() const;
+
+ private:
+  struct Joint {
+    Vec3 translation;
+    Quat rotation;
+  };
+  static_assert(sizeof(Joint) == 28);
+  std::vector<Joint> joints_;
+  std::vector<Vec3> scale_;  // empty: every scale is (1, 1, 1)
+};
+
+}  // namespace animkit::shadow_of_war

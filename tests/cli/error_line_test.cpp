@@ -6,6 +6,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -175,6 +178,121 @@ TEST_F(ErrorLine, DocumentedDefaultsAreAccepted) {
   ASSERT_EQ(Run("export " + P("arm.json") + " -o " + P("arm.gltf")).code, 0);
   const Result r = Run("import " + P("arm.gltf") + " --as neutral-json --tolerance 0 -o " + P("back.json"));
   EXPECT_EQ(r.code, 0) << r.err;
+}
+
+// The verbs as --help lists them: "info", ..., "warriors sample", ... (a group's verbs through the
+// group's --help).
+std::vector<std::string> verbs_from_help(const test::CliFixture& f,
+                                         const std::function<Result(const std::string&)>& run,
+                                         const std::string& group = "") {
+  const Result r = run(group + " --help");
+  std::vector<std::string> verbs;
+  std::istringstream in(r.out);
+  bool listing = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("Subcommands:", 0) == 0) {
+      listing = true;
+      continue;
+    }
+    std::smatch m;
+    static const std::regex kVerb(R"(^  ([a-z0-9_-]+)[ ,])");
+    if (!listing || !std::regex_search(line, m, kVerb)) continue;
+    const std::string verb = group.empty() ? m[1].str() : group + " " + m[1].str();
+    const std::vector<std::string> sub = group.empty() ? verbs_from_help(f, run, verb)
+                                                       : std::vector<std::string>{};
+    if (sub.empty()) verbs.push_back(verb);
+    verbs.insert(verbs.end(), sub.begin(), sub.end());
+  }
+  (void)f;
+  return verbs;
+}
+
+struct NumericOption {
+  std::string verb;    // "" for the program's own options (given before a verb)
+  std::string name;    // --frame-rate
+  std::string type;    // FLOAT, INT or UINT
+  std::string help;    // the help line (documented defaults)
+};
+
+// Every option of `verb` (and of the program) whose type is a number, from its --help.
+std::vector<NumericOption> numeric_options(const std::string& verb, const std::string& help) {
+  std::vector<NumericOption> out;
+  std::istringstream in(help);
+  static const std::regex kOption(R"(^\s+(?:-\w,)?(--[A-Za-z0-9-]+) (FLOAT|INT|UINT)\b)");
+  for (std::string line; std::getline(in, line);) {
+    std::smatch m;
+    if (std::regex_search(line, m, kOption)) out.push_back({verb, m[1], m[2], line});
+  }
+  return out;
+}
+
+// Every numeric option of the program and of every verb (from --help, read once per run).
+const std::vector<NumericOption>& all_numeric_options(const test::CliFixture& f,
+                                                      const std::function<Result(const std::string&)>& run) {
+  static const std::vector<NumericOption> options = [&] {
+    std::vector<NumericOption> all = numeric_options("", run("--help").out);
+    for (const std::string& v : verbs_from_help(f, run)) {
+      const std::vector<NumericOption> o = numeric_options(v, run(v + " --help").out);
+      all.insert(all.end(), o.begin(), o.end());
+    }
+    return all;
+  }();
+  return options;
+}
+
+// Issue 31, item 3, for every numeric option of every verb (found from --help, so a new option
+// cannot miss it): NaN and +-inf are usage errors with the project's message naming the option,
+// checked before any range the option has; 1e308 does not fit (a float32, or the integer type).
+TEST_F(ErrorLine, EveryNumericOptionRefusesNonFiniteValues) {
+  const auto run = [this](const std::string& args) { return Run(args); };
+  const std::vector<NumericOption>& options = all_numeric_options(*this, run);
+  ASSERT_GE(options.size(), 30u);
+  std::set<std::string> seen;
+  for (const NumericOption& o : options) seen.insert(o.verb + " " + o.name);
+  for (std::string known : {" --max-steps", " --max-memory", "import --frame-rate", "import --tolerance",
+                            "cod sample --time", "warriors sample --frame", "ac encode --turn-speed"}) {
+    EXPECT_TRUE(seen.count(known)) << known;  // the help parser finds what it must
+  }
+  for (const NumericOption& o : options) {
+    for (std::string bad : {"nan", "inf", "-inf", "1e308"}) {
+      const std::string args = o.verb.empty() ? o.name + " " + bad + " info x"
+                                              : o.verb + " " + o.name + " " + bad;
+      const Result r = Run(args);
+      SCOPED_TRACE(args);
+      EXPECT_EQ(r.code, 2) << r.err;
+      if (bad != "1e308") {
+        EXPECT_EQ(r.err.rfind(o.name + ": " + bad + " is not a finite number\n", 0), 0u) << r.err;
+      } else if (o.type == "FLOAT") {
+        EXPECT_EQ(r.err.rfind(o.name + ": 1e308 is not a finite float32\n", 0), 0u) << r.err;
+      } else {  // CLI11: out of the integer's (or the option's) range, naming the option
+        EXPECT_NE(r.err.find(o.name), std::string::npos) << r.err;
+      }
+    }
+  }
+}
+
+// A documented default given explicitly is accepted: every "(default N)" a numeric option's help
+// states, and the README's `import --tolerance 0`. The verb may still stop for a missing input;
+// the option itself is never the complaint.
+TEST_F(ErrorLine, EveryDocumentedDefaultIsAccepted) {
+  const auto run = [this](const std::string& args) { return Run(args); };
+  std::vector<std::pair<std::string, std::string>> given{{"import", "--tolerance 0"}};
+  static const std::regex kDefault(R"(\(default ([0-9][0-9.,]*)[ :;)])");
+  for (const NumericOption& o : all_numeric_options(*this, run)) {
+    {
+      std::smatch m;
+      if (!std::regex_search(o.help, m, kDefault)) continue;
+      std::string value = m[1];
+      std::erase(value, ',');  // 1,000,000
+      given.emplace_back(o.verb, o.name + " " + value);
+    }
+  }
+  EXPECT_GE(given.size(), 4u);
+  for (const auto& [verb, option] : given) {
+    const Result r = Run(verb + " " + option);
+    const std::string name = option.substr(0, option.find(' '));
+    EXPECT_EQ(r.err.find(name + ":"), std::string::npos) << verb << " " << option << "\n" << r.err;
+  }
 }
 
 }  // namespace

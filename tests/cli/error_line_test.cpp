@@ -33,6 +33,7 @@ int error_lines(const std::string& err) {
 }
 
 // `{}` in each command stands for the file under test; paths are the test directory's.
+// Every verb that reads a file, with the options it needs to get that far.
 const std::vector<std::string> kVerbs = {
     "info {}",
     "dump {}",
@@ -46,20 +47,43 @@ const std::vector<std::string> kVerbs = {
     "play --json {}",
     "import {} --as neutral-json -o {d}/back.json",
     "warriors sample {} --frame 0",
+    "warriors sample --json {} --frame 0",
     "warriors list {}",
+    "warriors extract {} -o {d}/extracted",
     "warriors rebuild {} -o {d}/rebuilt.bin",
+    "warriors pose {} --update 0 -o {d}/wp.glb",
     "mh sample --skeleton {} --pack {} --entry 0",
+    "mh sample {} --entry 0",
     "mh export --skeleton {} -o {d}/mh.glb",
+    "mh export {} -o {d}/mh.glb",
     "mh verify {}",
+    "mh verify --json {}",
+    "mh fix {} -o {d}/fixed.bin",
+    "mh convert {} --to mhp3rd -o {d}/converted.bin",
+    "mh port --donor {} --target {} -o {d}/ported.pac",
+    "mh rig {} --entry 0 -o {d}/rig.bin",
+    "mh put {} --entry 0 --clip {} -o {d}/put.pac",
     "cod tree {}",
     "cod tree --json {}",
     "cod refs {}",
     "cod refs --json {}",
     "cod sample {}",
+    "cod sample --json {}",
+    "cod pose {} --update 0 -o {d}/cp.glb",
     "ac convert {} -o {d}/ac.json",
+    "ac convert {} -o {d}/ac.bin",
+    "ac list {}",
+    "ac extract {} 0x09000001 -o {d}/object.bin",
     "sow events {}",
+    "sow events --json {}",
     "sow build {} -o {d}/out.anix",
 };
+
+// Verbs for which an empty file or a folder is valid input (exit 0): an empty .atr tree, a
+// script with no references, a mod folder with no levels, a folder with nothing to survey.
+bool empty_is_valid(const std::string& verb) {
+  return verb.rfind("cod tree", 0) == 0 || verb.rfind("cod refs", 0) == 0;
+}
 
 class ErrorLine : public test::CliFixture {
  protected:
@@ -81,6 +105,23 @@ class ErrorLine : public test::CliFixture {
 
 TEST_F(ErrorLine, MissingFile) {
   for (const std::string& v : kVerbs) ExpectOneErrorLine(v, P("missing.bin"));
+  for (std::string v : {"survey {}", "survey --json {}", "cod lint {}", "cod lint --json {}"}) {
+    ExpectOneErrorLine(v, P("missing.bin"));
+  }
+}
+
+// view converts before it serves: a file it cannot read, or nothing to view, ends it with the
+// line (`timeout` guards the test should it ever start serving).
+TEST_F(ErrorLine, ViewRefusesBeforeServing) {
+  fs::create_directories(dir_ / "folder");
+  write_text(dir_ / "empty.bin", "");
+  for (std::string f : {"missing.bin", "folder", "empty.bin"}) {
+    const Result r = test::run_cli("timeout 20 " ANIMKIT_BINARY, "view --port 0 " + P(f), dir_);
+    SCOPED_TRACE(f);
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_EQ(error_lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find(P(f)), std::string::npos) << r.err;
+  }
 }
 
 TEST_F(ErrorLine, Folder) {
@@ -93,7 +134,7 @@ TEST_F(ErrorLine, Folder) {
 TEST_F(ErrorLine, EmptyFile) {
   write_text(dir_ / "empty.bin", "");
   for (const std::string& v : kVerbs) {
-    if (v.rfind("cod tree", 0) == 0 || v.rfind("cod refs", 0) == 0) {
+    if (empty_is_valid(v)) {
       EXPECT_EQ(Run(Command(v, P("empty.bin"))).code, 0) << v;
     } else {
       ExpectOneErrorLine(v, P("empty.bin"));
@@ -112,27 +153,68 @@ TEST_F(ErrorLine, TruncatedFileNamesTheOffset) {
   }
 }
 
-// Every file the demo writes, cut in half, through the shared verbs: never a crash; exit 0, or
-// exit 1 with one error line naming the file.
+// Every file the demo writes, cut in half, through the shared verbs and its engine's verbs: never
+// a crash; exit 0, or exit 1 with one error line naming the file and, once the file is
+// recognised, the offset of the byte at fault.
 TEST_F(ErrorLine, TruncatedDemoFiles) {
   ASSERT_EQ(Run("demo --out " + P("demo")).code, 0);
-  int cut = 0;
-  for (const auto& e : fs::recursive_directory_iterator(dir_ / "demo")) {
-    if (!e.is_regular_file() || e.file_size() < 2) continue;
+  const fs::path demo = dir_ / "demo";
+  const std::vector<std::pair<std::string, std::vector<std::string>>> by_ending = {
+      {".anm", {"warriors sample {} --frame 0", "warriors list {}", "warriors rebuild {} -o {d}/r"}},
+      {".pak", {"warriors list {}", "warriors extract {} -o {d}/x", "warriors rebuild {} -o {d}/r"}},
+      {".res", {"warriors sample {} --frame 0", "warriors list {}"}},
+      {"mh-model.pac", {"mh verify {}", "mh export {} -o {d}/m.glb", "mh sample {} --entry 0",
+                        "mh fix {} -o {d}/f", "mh convert {} --to mhp3rd -o {d}/c"}},
+      {"mh-pack.bin", {"mh fix {} -o {d}/f", "mh convert {} --to mhp3rd -o {d}/c",
+                       "mh sample --skeleton " + (demo / "mh-skeleton.bin").string() +
+                           " --pack {} --entry 0"}},
+      {"mh-skeleton.bin", {"mh sample --skeleton {} --pack " + (demo / "mh-pack.bin").string() +
+                           " --entry 0"}},
+      {".anix", {"sow events {}", "sow events --json {}"}},
+      {".dat", {"ac list {}", "ac extract {} 0x09000001 -o {d}/e"}},
+      {"scenario.json", {"play {}", "play --json {}"}},
+      {".bin", {"ac convert {} -o {d}/ac.json"}},
+      {"table.json", {"ac convert {} -o {d}/ac.bin"}},
+  };
+  int cut = 0, offsets = 0;
+  for (const auto& e : fs::recursive_directory_iterator(demo)) {
+    const std::string name = e.path().filename().string();
+    const std::string ext = e.path().extension().string();
+    if (!e.is_regular_file() || e.file_size() < 2 || ext == ".glb" || ext == ".svg" ||
+        ext == ".dot" || ext == ".jsonl") {
+      continue;
+    }
     const std::string bytes = Slurp(e.path());
-    const fs::path file = dir_ / ("cut-" + std::to_string(cut++) + e.path().extension().string());
+    const fs::path file = dir_ / ("cut-" + std::to_string(cut++) + "-" + name);
     write_text(file, bytes.substr(0, bytes.size() / 2));
-    for (std::string v : {"info {}", "dump --json {}", "validate {}", "export {} -o {d}/out.glb"}) {
-      const Result r = Run(Command(v, file.string()));
-      SCOPED_TRACE(v + " on a cut " + e.path().filename().string());
-      ASSERT_TRUE(r.code == 0 || r.code == 1) << r.code << r.err;
-      if (r.code == 1) {
-        EXPECT_EQ(error_lines(r.err), 1) << r.err;
-        EXPECT_NE(r.err.find(file.string()), std::string::npos) << r.err;
+    std::vector<std::string> verbs = {"info {}", "dump --json {}", "validate {}",
+                                      "export {} -o {d}/out.glb"};
+    for (const auto& [ending, more] : by_ending) {
+      if (name.size() >= ending.size() && name.compare(name.size() - ending.size(), ending.size(), ending) == 0) {
+        verbs.insert(verbs.end(), more.begin(), more.end());
       }
     }
+    for (const std::string& v : verbs) {
+      const Result r = Run(Command(v, file.string()));
+      SCOPED_TRACE(v + " on a cut " + name);
+      ASSERT_TRUE(r.code == 0 || r.code == 1) << r.code << r.err;
+      if (r.code == 0) continue;
+      EXPECT_EQ(error_lines(r.err), 1) << r.err;
+      EXPECT_NE(r.err.find(file.string()), std::string::npos) << r.err;
+      // A file no format claims has no byte at fault (the sniffers judge the whole header);
+      // every other refusal of a cut file says where it ends.
+      const bool unrecognised = r.err.find("not a format animkit recognises") != std::string::npos ||
+                                r.err.find(": not a PAC") != std::string::npos ||
+                                r.err.find(": not a motion table (0x09)") != std::string::npos ||
+                                r.err.find("holds no skeleton or animation") != std::string::npos;
+      if (!unrecognised) {
+        EXPECT_NE(r.err.find("offset 0x"), std::string::npos) << r.err;
+      }
+      offsets += !unrecognised;
+    }
   }
-  EXPECT_GT(cut, 5);
+  EXPECT_GT(cut, 10);
+  EXPECT_GT(offsets, 20);
 }
 
 // Issue 31, item 2: a survey entry with a Latin-1 file name is written escaped, with its bytes.
@@ -268,6 +350,29 @@ TEST_F(ErrorLine, EveryNumericOptionRefusesNonFiniteValues) {
         EXPECT_NE(r.err.find(o.name), std::string::npos) << r.err;
       }
     }
+  }
+}
+
+// A bad option is bad usage on every verb: exit 2 naming the option, no `error:` line (that line
+// is for bad input).
+TEST_F(ErrorLine, EveryVerbRefusesABadOption) {
+  const auto run = [this](const std::string& args) { return Run(args); };
+  const std::vector<std::string> verbs = verbs_from_help(*this, run);
+  ASSERT_GT(verbs.size(), 40u);
+  for (const std::string& v : verbs) {
+    const Result r = Run(v + " --no-such-option");
+    SCOPED_TRACE(v);
+    EXPECT_EQ(r.code, 2) << r.err;
+    // CLI11 names the option, or first what is missing (a verb's required input)
+    if (r.err.find(" is required") == std::string::npos) {
+      EXPECT_NE(r.err.find("--no-such-option"), std::string::npos) << r.err;
+    }
+    EXPECT_EQ(error_lines(r.err), 0) << r.err;
+  }
+  for (std::string bad : {"--max-memory 0 info x", "--max-steps 0 info x", "--max-memory x info x"}) {
+    const Result r = Run(bad);
+    EXPECT_EQ(r.code, 2) << bad << "\n" << r.err;
+    EXPECT_EQ(r.err.rfind(bad.substr(0, bad.find(' ')), 0), 0u) << r.err;
   }
 }
 

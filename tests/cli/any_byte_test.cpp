@@ -156,6 +156,10 @@ TEST_F(AnyByte, Warriors) {
                      {"warriors sample --json {d}/h.anm --frame 0", ""},
                      {"export {d}/h.anm -o {d}/h.gltf", "{d}/h.gltf"}},
                     kCString);
+  // Back from glTF onto the clip as its template: the same file, name bytes included.
+  const Result r = Run(Expand("import {d}/h.gltf --as warriors-anm --template {d}/h.anm -o {d}/back.anm"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(read_file(dir_ / "back.anm"), read_file(dir_ / "h.anm"));
 }
 
 // Shadow of War: clip names are C strings in a fixed field (the bytes after the NUL are kept as

@@ -100,7 +100,10 @@ std::string text_from_json(const Json& text, const Json* hex, const std::string&
     throw Error(fmt::format("{}_hex: {}", what, e.message()));
   }
   std::string bytes(b.begin(), b.end());
-  return json_text(bytes) == t ? bytes : t;
+  // The text written for those bytes: the core rule's, or the same with the backslash kept (the
+  // Shadow of War dumps keep Windows paths as written, text.h Backslash::kKept).
+  const bool as_written = json_text(bytes) == t || printable(bytes, Keep::kUtf8, Backslash::kKept) == t;
+  return as_written ? bytes : t;
 }
 
 std::string text_from_json(const Json& object, const std::string& key, const std::string& what) {

@@ -33,7 +33,8 @@ void apply_text_rule(Json& document);
 std::string dump_json(Json document, int indent = -1);
 
 // The bytes back from `object[key]` (+ `object[key + "_hex"]`): the hex while the text is still
-// the one written for those bytes; otherwise (an edited or plain text) the text as it is. Throws
+// the one written for those bytes (json_text, or printable with the backslash kept, as the
+// Shadow of War dumps write it); otherwise (an edited or plain text) the text as it is. Throws
 // animkit::Error naming `what` on a missing key, a wrong type or bad hex.
 std::string text_from_json(const Json& object, const std::string& key, const std::string& what);
 // The same for a text and its hex held apart (hex may be null, or "" for a UTF-8 text).

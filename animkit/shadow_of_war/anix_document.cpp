@@ -209,7 +209,7 @@ Animated to_neutral(const AnixFile& f) {
     const Record* r = f.anim_chunk.record_at(e.offset);
     if (!r) continue;
     Clip c;
-    c.name = printable(r->name());
+    c.name = r->name();  // the bytes: JSON and glTF writers apply the core text rule (issue 31)
     c.duration = r->duration_ms / 1000.f;
     c.joints.resize(1);
     JointTracks& jt = c.joints[0];
@@ -227,7 +227,7 @@ Animated to_neutral(const AnixFile& f) {
         for (uint32_t w : ce->events) {
           Event ev;
           ev.time = event_ms(w) / 1000.f;
-          ev.name = printable(d->text(w));
+          ev.name = d->text(w);  // the bytes, as the clip's name
           ev.payload = "{}";
           c.events.push_back(ev);
         }
@@ -244,9 +244,16 @@ Animated to_neutral(const AnixFile& f) {
 
 Json AnixDocument::info() const {
   const AnixFile& f = file_;
-  Json clips = Json::array();
-  for (const Record& r : f.anim_chunk.records) clips.push_back(printable(r.name()));
-  return {{"format", "sow-anix"},
+  Json clips = Json::array(), hexes = Json::array();
+  bool exact = false;  // a name whose text is not its bytes gets them beside (issue 31)
+  for (const Record& r : f.anim_chunk.records) {
+    const std::string name = r.name();
+    clips.push_back(printable(name));
+    const bool differs = clips.back() != name || name.find('\\') != std::string::npos;
+    hexes.push_back(differs ? to_hex({reinterpret_cast<const uint8_t*>(name.data()), name.size()}) : "");
+    exact = exact || differs;
+  }
+  Json info = {{"format", "sow-anix"},
           {"file_size", f.header.file_size},
           {"tracks", f.header.track_count},
           {"clips", f.anim_chunk.records.size()},
@@ -255,6 +262,8 @@ Json AnixDocument::info() const {
                                    ? Json(printable(f.anim_chunk.event_dictionary->path))
                                    : Json(nullptr)},
           {"clip_names", clips}};
+  if (exact) info["clip_names_hex"] = hexes;
+  return info;
 }
 
 bool AnixDocument::print_dump(std::ostream& out, bool json) const {

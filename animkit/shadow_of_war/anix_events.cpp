@@ -59,15 +59,25 @@ void print_events(const AnixFile& f, std::ostream& out, bool json) {
     const auto sync = carried(kSyncActionKeywords, used, keys);
     const std::vector<uint32_t> frames = event_frames(c);
     if (json) {
+      // A text that is not its bytes (\xNN, or a kept backslash) carries them beside it as
+      // `<key>_hex`, as the dump does (issue 31, item 2).
+      const auto exact = [](const std::string& s) {
+        return printable(s) != s || s.find('\\') != std::string::npos
+                   ? Json(to_hex({reinterpret_cast<const uint8_t*>(s.data()), s.size()}))
+                   : Json(nullptr);
+      };
       print.begin_object("");
       print.value("clip", printable(c.name));
+      if (Json h = exact(c.name); !h.is_null()) print.value("clip_hex", h);
       print.value("frames", c.frames);
       print.value("duration_ms", c.duration_ms);
       print.begin_array("events");
-      for (size_t i = 0; i < c.events.size(); ++i)
-        print.value("", {{"ms", event_ms(c.events[i])},
-                         {"frame", frames[i]},
-                         {"text", printable(d.text(c.events[i]))}});
+      for (size_t i = 0; i < c.events.size(); ++i) {
+        const std::string text(d.text(c.events[i]));
+        Json e = {{"ms", event_ms(c.events[i])}, {"frame", frames[i]}, {"text", printable(text)}};
+        if (Json h = exact(text); !h.is_null()) e["text_hex"] = h;
+        print.value("", e);
+      }
       print.end();
       print.begin_array("frame_table");
       for (uint32_t frame : frames) print.value("", frame);

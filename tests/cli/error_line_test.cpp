@@ -6,6 +6,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -30,6 +33,7 @@ int error_lines(const std::string& err) {
 }
 
 // `{}` in each command stands for the file under test; paths are the test directory's.
+// Every verb that reads a file, with the options it needs to get that far.
 const std::vector<std::string> kVerbs = {
     "info {}",
     "dump {}",
@@ -43,20 +47,43 @@ const std::vector<std::string> kVerbs = {
     "play --json {}",
     "import {} --as neutral-json -o {d}/back.json",
     "warriors sample {} --frame 0",
+    "warriors sample --json {} --frame 0",
     "warriors list {}",
+    "warriors extract {} -o {d}/extracted",
     "warriors rebuild {} -o {d}/rebuilt.bin",
+    "warriors pose {} --update 0 -o {d}/wp.glb",
     "mh sample --skeleton {} --pack {} --entry 0",
+    "mh sample {} --entry 0",
     "mh export --skeleton {} -o {d}/mh.glb",
+    "mh export {} -o {d}/mh.glb",
     "mh verify {}",
+    "mh verify --json {}",
+    "mh fix {} -o {d}/fixed.bin",
+    "mh convert {} --to mhp3rd -o {d}/converted.bin",
+    "mh port --donor {} --target {} -o {d}/ported.pac",
+    "mh rig {} --entry 0 -o {d}/rig.bin",
+    "mh put {} --entry 0 --clip {} -o {d}/put.pac",
     "cod tree {}",
     "cod tree --json {}",
     "cod refs {}",
     "cod refs --json {}",
     "cod sample {}",
+    "cod sample --json {}",
+    "cod pose {} --update 0 -o {d}/cp.glb",
     "ac convert {} -o {d}/ac.json",
+    "ac convert {} -o {d}/ac.bin",
+    "ac list {}",
+    "ac extract {} 0x09000001 -o {d}/object.bin",
     "sow events {}",
+    "sow events --json {}",
     "sow build {} -o {d}/out.anix",
 };
+
+// Verbs for which an empty file or a folder is valid input (exit 0): an empty .atr tree, a
+// script with no references, a mod folder with no levels, a folder with nothing to survey.
+bool empty_is_valid(const std::string& verb) {
+  return verb.rfind("cod tree", 0) == 0 || verb.rfind("cod refs", 0) == 0;
+}
 
 class ErrorLine : public test::CliFixture {
  protected:
@@ -78,6 +105,23 @@ class ErrorLine : public test::CliFixture {
 
 TEST_F(ErrorLine, MissingFile) {
   for (const std::string& v : kVerbs) ExpectOneErrorLine(v, P("missing.bin"));
+  for (std::string v : {"survey {}", "survey --json {}", "cod lint {}", "cod lint --json {}"}) {
+    ExpectOneErrorLine(v, P("missing.bin"));
+  }
+}
+
+// view converts before it serves: a file it cannot read, or nothing to view, ends it with the
+// line (`timeout` guards the test should it ever start serving).
+TEST_F(ErrorLine, ViewRefusesBeforeServing) {
+  fs::create_directories(dir_ / "folder");
+  write_text(dir_ / "empty.bin", "");
+  for (std::string f : {"missing.bin", "folder", "empty.bin"}) {
+    const Result r = test::run_cli("timeout 20 " ANIMKIT_BINARY, "view --port 0 " + P(f), dir_);
+    SCOPED_TRACE(f);
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_EQ(error_lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find(P(f)), std::string::npos) << r.err;
+  }
 }
 
 TEST_F(ErrorLine, Folder) {
@@ -90,7 +134,7 @@ TEST_F(ErrorLine, Folder) {
 TEST_F(ErrorLine, EmptyFile) {
   write_text(dir_ / "empty.bin", "");
   for (const std::string& v : kVerbs) {
-    if (v.rfind("cod tree", 0) == 0 || v.rfind("cod refs", 0) == 0) {
+    if (empty_is_valid(v)) {
       EXPECT_EQ(Run(Command(v, P("empty.bin"))).code, 0) << v;
     } else {
       ExpectOneErrorLine(v, P("empty.bin"));
@@ -109,27 +153,68 @@ TEST_F(ErrorLine, TruncatedFileNamesTheOffset) {
   }
 }
 
-// Every file the demo writes, cut in half, through the shared verbs: never a crash; exit 0, or
-// exit 1 with one error line naming the file.
+// Every file the demo writes, cut in half, through the shared verbs and its engine's verbs: never
+// a crash; exit 0, or exit 1 with one error line naming the file and, once the file is
+// recognised, the offset of the byte at fault.
 TEST_F(ErrorLine, TruncatedDemoFiles) {
   ASSERT_EQ(Run("demo --out " + P("demo")).code, 0);
-  int cut = 0;
-  for (const auto& e : fs::recursive_directory_iterator(dir_ / "demo")) {
-    if (!e.is_regular_file() || e.file_size() < 2) continue;
+  const fs::path demo = dir_ / "demo";
+  const std::vector<std::pair<std::string, std::vector<std::string>>> by_ending = {
+      {".anm", {"warriors sample {} --frame 0", "warriors list {}", "warriors rebuild {} -o {d}/r"}},
+      {".pak", {"warriors list {}", "warriors extract {} -o {d}/x", "warriors rebuild {} -o {d}/r"}},
+      {".res", {"warriors sample {} --frame 0", "warriors list {}"}},
+      {"mh-model.pac", {"mh verify {}", "mh export {} -o {d}/m.glb", "mh sample {} --entry 0",
+                        "mh fix {} -o {d}/f", "mh convert {} --to mhp3rd -o {d}/c"}},
+      {"mh-pack.bin", {"mh fix {} -o {d}/f", "mh convert {} --to mhp3rd -o {d}/c",
+                       "mh sample --skeleton " + (demo / "mh-skeleton.bin").string() +
+                           " --pack {} --entry 0"}},
+      {"mh-skeleton.bin", {"mh sample --skeleton {} --pack " + (demo / "mh-pack.bin").string() +
+                           " --entry 0"}},
+      {".anix", {"sow events {}", "sow events --json {}"}},
+      {".dat", {"ac list {}", "ac extract {} 0x09000001 -o {d}/e"}},
+      {"scenario.json", {"play {}", "play --json {}"}},
+      {".bin", {"ac convert {} -o {d}/ac.json"}},
+      {"table.json", {"ac convert {} -o {d}/ac.bin"}},
+  };
+  int cut = 0, offsets = 0;
+  for (const auto& e : fs::recursive_directory_iterator(demo)) {
+    const std::string name = e.path().filename().string();
+    const std::string ext = e.path().extension().string();
+    if (!e.is_regular_file() || e.file_size() < 2 || ext == ".glb" || ext == ".svg" ||
+        ext == ".dot" || ext == ".jsonl") {
+      continue;
+    }
     const std::string bytes = Slurp(e.path());
-    const fs::path file = dir_ / ("cut-" + std::to_string(cut++) + e.path().extension().string());
+    const fs::path file = dir_ / ("cut-" + std::to_string(cut++) + "-" + name);
     write_text(file, bytes.substr(0, bytes.size() / 2));
-    for (std::string v : {"info {}", "dump --json {}", "validate {}", "export {} -o {d}/out.glb"}) {
-      const Result r = Run(Command(v, file.string()));
-      SCOPED_TRACE(v + " on a cut " + e.path().filename().string());
-      ASSERT_TRUE(r.code == 0 || r.code == 1) << r.code << r.err;
-      if (r.code == 1) {
-        EXPECT_EQ(error_lines(r.err), 1) << r.err;
-        EXPECT_NE(r.err.find(file.string()), std::string::npos) << r.err;
+    std::vector<std::string> verbs = {"info {}", "dump --json {}", "validate {}",
+                                      "export {} -o {d}/out.glb"};
+    for (const auto& [ending, more] : by_ending) {
+      if (name.size() >= ending.size() && name.compare(name.size() - ending.size(), ending.size(), ending) == 0) {
+        verbs.insert(verbs.end(), more.begin(), more.end());
       }
     }
+    for (const std::string& v : verbs) {
+      const Result r = Run(Command(v, file.string()));
+      SCOPED_TRACE(v + " on a cut " + name);
+      ASSERT_TRUE(r.code == 0 || r.code == 1) << r.code << r.err;
+      if (r.code == 0) continue;
+      EXPECT_EQ(error_lines(r.err), 1) << r.err;
+      EXPECT_NE(r.err.find(file.string()), std::string::npos) << r.err;
+      // A file no format claims has no byte at fault (the sniffers judge the whole header);
+      // every other refusal of a cut file says where it ends.
+      const bool unrecognised = r.err.find("not a format animkit recognises") != std::string::npos ||
+                                r.err.find(": not a PAC") != std::string::npos ||
+                                r.err.find(": not a motion table (0x09)") != std::string::npos ||
+                                r.err.find("holds no skeleton or animation") != std::string::npos;
+      if (!unrecognised) {
+        EXPECT_NE(r.err.find("offset 0x"), std::string::npos) << r.err;
+      }
+      offsets += !unrecognised;
+    }
   }
-  EXPECT_GT(cut, 5);
+  EXPECT_GT(cut, 10);
+  EXPECT_GT(offsets, 20);
 }
 
 // Issue 31, item 2: a survey entry with a Latin-1 file name is written escaped, with its bytes.
@@ -175,6 +260,144 @@ TEST_F(ErrorLine, DocumentedDefaultsAreAccepted) {
   ASSERT_EQ(Run("export " + P("arm.json") + " -o " + P("arm.gltf")).code, 0);
   const Result r = Run("import " + P("arm.gltf") + " --as neutral-json --tolerance 0 -o " + P("back.json"));
   EXPECT_EQ(r.code, 0) << r.err;
+}
+
+// The verbs as --help lists them: "info", ..., "warriors sample", ... (a group's verbs through the
+// group's --help).
+std::vector<std::string> verbs_from_help(const test::CliFixture& f,
+                                         const std::function<Result(const std::string&)>& run,
+                                         const std::string& group = "") {
+  const Result r = run(group + " --help");
+  std::vector<std::string> verbs;
+  std::istringstream in(r.out);
+  bool listing = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("Subcommands:", 0) == 0) {
+      listing = true;
+      continue;
+    }
+    std::smatch m;
+    static const std::regex kVerb(R"(^  ([a-z0-9_-]+)[ ,])");
+    if (!listing || !std::regex_search(line, m, kVerb)) continue;
+    const std::string verb = group.empty() ? m[1].str() : group + " " + m[1].str();
+    const std::vector<std::string> sub = group.empty() ? verbs_from_help(f, run, verb)
+                                                       : std::vector<std::string>{};
+    if (sub.empty()) verbs.push_back(verb);
+    verbs.insert(verbs.end(), sub.begin(), sub.end());
+  }
+  (void)f;
+  return verbs;
+}
+
+struct NumericOption {
+  std::string verb;    // "" for the program's own options (given before a verb)
+  std::string name;    // --frame-rate
+  std::string type;    // FLOAT, INT or UINT
+  std::string help;    // the help line (documented defaults)
+};
+
+// Every option of `verb` (and of the program) whose type is a number, from its --help.
+std::vector<NumericOption> numeric_options(const std::string& verb, const std::string& help) {
+  std::vector<NumericOption> out;
+  std::istringstream in(help);
+  static const std::regex kOption(R"(^\s+(?:-\w,)?(--[A-Za-z0-9-]+) (FLOAT|INT|UINT)\b)");
+  for (std::string line; std::getline(in, line);) {
+    std::smatch m;
+    if (std::regex_search(line, m, kOption)) out.push_back({verb, m[1], m[2], line});
+  }
+  return out;
+}
+
+// Every numeric option of the program and of every verb (from --help, read once per run).
+const std::vector<NumericOption>& all_numeric_options(const test::CliFixture& f,
+                                                      const std::function<Result(const std::string&)>& run) {
+  static const std::vector<NumericOption> options = [&] {
+    std::vector<NumericOption> all = numeric_options("", run("--help").out);
+    for (const std::string& v : verbs_from_help(f, run)) {
+      const std::vector<NumericOption> o = numeric_options(v, run(v + " --help").out);
+      all.insert(all.end(), o.begin(), o.end());
+    }
+    return all;
+  }();
+  return options;
+}
+
+// Issue 31, item 3, for every numeric option of every verb (found from --help, so a new option
+// cannot miss it): NaN and +-inf are usage errors with the project's message naming the option,
+// checked before any range the option has; 1e308 does not fit (a float32, or the integer type).
+TEST_F(ErrorLine, EveryNumericOptionRefusesNonFiniteValues) {
+  const auto run = [this](const std::string& args) { return Run(args); };
+  const std::vector<NumericOption>& options = all_numeric_options(*this, run);
+  ASSERT_GE(options.size(), 30u);
+  std::set<std::string> seen;
+  for (const NumericOption& o : options) seen.insert(o.verb + " " + o.name);
+  for (std::string known : {" --max-steps", " --max-memory", "import --frame-rate", "import --tolerance",
+                            "cod sample --time", "warriors sample --frame", "ac encode --turn-speed"}) {
+    EXPECT_TRUE(seen.count(known)) << known;  // the help parser finds what it must
+  }
+  for (const NumericOption& o : options) {
+    for (std::string bad : {"nan", "inf", "-inf", "1e308"}) {
+      const std::string args = o.verb.empty() ? o.name + " " + bad + " info x"
+                                              : o.verb + " " + o.name + " " + bad;
+      const Result r = Run(args);
+      SCOPED_TRACE(args);
+      EXPECT_EQ(r.code, 2) << r.err;
+      if (bad != "1e308") {
+        EXPECT_EQ(r.err.rfind(o.name + ": " + bad + " is not a finite number\n", 0), 0u) << r.err;
+      } else if (o.type == "FLOAT") {
+        EXPECT_EQ(r.err.rfind(o.name + ": 1e308 is not a finite float32\n", 0), 0u) << r.err;
+      } else {  // CLI11: out of the integer's (or the option's) range, naming the option
+        EXPECT_NE(r.err.find(o.name), std::string::npos) << r.err;
+      }
+    }
+  }
+}
+
+// A bad option is bad usage on every verb: exit 2 naming the option, no `error:` line (that line
+// is for bad input).
+TEST_F(ErrorLine, EveryVerbRefusesABadOption) {
+  const auto run = [this](const std::string& args) { return Run(args); };
+  const std::vector<std::string> verbs = verbs_from_help(*this, run);
+  ASSERT_GT(verbs.size(), 40u);
+  for (const std::string& v : verbs) {
+    const Result r = Run(v + " --no-such-option");
+    SCOPED_TRACE(v);
+    EXPECT_EQ(r.code, 2) << r.err;
+    // CLI11 names the option, or first what is missing (a verb's required input)
+    if (r.err.find(" is required") == std::string::npos) {
+      EXPECT_NE(r.err.find("--no-such-option"), std::string::npos) << r.err;
+    }
+    EXPECT_EQ(error_lines(r.err), 0) << r.err;
+  }
+  for (std::string bad : {"--max-memory 0 info x", "--max-steps 0 info x", "--max-memory x info x"}) {
+    const Result r = Run(bad);
+    EXPECT_EQ(r.code, 2) << bad << "\n" << r.err;
+    EXPECT_EQ(r.err.rfind(bad.substr(0, bad.find(' ')), 0), 0u) << r.err;
+  }
+}
+
+// A documented default given explicitly is accepted: every "(default N)" a numeric option's help
+// states, and the README's `import --tolerance 0`. The verb may still stop for a missing input;
+// the option itself is never the complaint.
+TEST_F(ErrorLine, EveryDocumentedDefaultIsAccepted) {
+  const auto run = [this](const std::string& args) { return Run(args); };
+  std::vector<std::pair<std::string, std::string>> given{{"import", "--tolerance 0"}};
+  static const std::regex kDefault(R"(\(default ([0-9][0-9.,]*)[ :;)])");
+  for (const NumericOption& o : all_numeric_options(*this, run)) {
+    {
+      std::smatch m;
+      if (!std::regex_search(o.help, m, kDefault)) continue;
+      std::string value = m[1];
+      std::erase(value, ',');  // 1,000,000
+      given.emplace_back(o.verb, o.name + " " + value);
+    }
+  }
+  EXPECT_GE(given.size(), 4u);
+  for (const auto& [verb, option] : given) {
+    const Result r = Run(verb + " " + option);
+    const std::string name = option.substr(0, option.find(' '));
+    EXPECT_EQ(r.err.find(name + ":"), std::string::npos) << verb << " " << option << "\n" << r.err;
+  }
 }
 
 }  // namespace

@@ -81,5 +81,17 @@ TEST(JsonText, ApplyTextRuleRewritesEveryBadString) {
   EXPECT_EQ(dump_json(clean), clean.dump());
 }
 
+// The bytes come back from the text a writer printed for them with the backslash kept (Shadow of
+// War's dumps, Windows paths as written) as from the core rule's text; an edited text wins.
+TEST(JsonText, HexReadBesideTheBackslashKeptText) {
+  const std::string bytes("orc\\run\xe9", 8);
+  const Json hex = to_hex({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()});
+  const std::string kept = printable(bytes, Keep::kUtf8, Backslash::kKept);
+  EXPECT_EQ(kept, "orc\\run\\xe9");
+  EXPECT_EQ(text_from_json(Json(kept), &hex, "name"), bytes);
+  EXPECT_EQ(text_from_json(Json(json_text(bytes)), &hex, "name"), bytes);
+  EXPECT_EQ(text_from_json(Json("orc_walk"), &hex, "name"), "orc_walk");
+}
+
 }  // namespace
 }  // namespace animkit

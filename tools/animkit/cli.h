@@ -71,9 +71,12 @@ void add_shadow_of_war_verbs(CLI::App& app, Cli& cli);
 // The one rule for numbers on the command line (issue 31, item 3): every floating-point option
 // of every verb takes a finite number that fits a float32 (the engines' type); NaN, +-inf and
 // 1e39 are usage errors naming the option (exit 2). check_numbers adds the validator to every
-// FLOAT option of `app` and its verbs, after they are all declared, so no verb can miss it.
-// Integer options are CLI11's own: it refuses "nan", "inf" and values out of the type's range.
+// FLOAT option of `app` and its verbs, after they are all declared, so no verb can miss it, and
+// puts it before any range check the option has (so "inf" reads as not finite, not out of range).
+// Integer options get the same NaN / inf message first; CLI11 then refuses what is not an
+// integer or is out of the type's (or the option's) range.
 extern const CLI::Validator kFiniteFloat;
+extern const CLI::Validator kFiniteInteger;
 void check_numbers(CLI::App& app);
 // A value computed from an option (seconds x the file's frequency): a usage error naming the
 // option when it is not finite.

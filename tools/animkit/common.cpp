@@ -38,16 +38,34 @@ const CLI::Validator kFiniteFloat(
       char* end = nullptr;
       const double v = std::strtod(begin, &end);
       if (end == begin || *end != '\0') return {};  // not a number: the conversion reports it
-      if (std::isnan(v)) return text + " is not a finite number";
+      if (!std::isfinite(v)) return text + " is not a finite number";
       if (!(std::fabs(v) <= FLT_MAX)) return fmt::format("{} is not a finite float32", text);
       return {};
     },
     "", "finite");
 
+const CLI::Validator kFiniteInteger(
+    [](std::string& text) -> std::string {
+      const char* begin = text.c_str();
+      char* end = nullptr;
+      const double v = std::strtod(begin, &end);
+      if (end == begin || *end != '\0') return {};  // not a number: the conversion reports it
+      if (!std::isfinite(v)) return text + " is not a finite number";
+      return {};  // a finite value: the integer conversion and the option's range judge it
+    },
+    "", "finite");
+
 void check_numbers(CLI::App& app) {
   for (CLI::Option* o : app.get_options()) {
-    // "FLOAT", or "FLOAT:..." when the option has a described check already (a range)
-    if (o->get_type_name().rfind("FLOAT", 0) == 0) o->check(kFiniteFloat);
+    // The type name is "FLOAT" (or "INT", "UINT"), or "FLOAT:..." when the option has a described
+    // check already (a range). transform() puts the finiteness check first, so "inf" is refused
+    // as not finite, never by the range check's message.
+    const std::string type = o->get_type_name();
+    if (type.rfind("FLOAT", 0) == 0) {
+      o->transform(kFiniteFloat);
+    } else if (type.rfind("INT", 0) == 0 || type.rfind("UINT", 0) == 0) {
+      o->transform(kFiniteInteger);
+    }
   }
   for (CLI::App* verb : app.get_subcommands({})) check_numbers(*verb);
 }

@@ -19,6 +19,7 @@ void add_validate_verb(CLI::App& app, Cli& cli) {
     int errors = 0, warnings = 0;
     Json all = Json::array();
     std::string text;
+    std::string first_file, first_error;  // the error line names the first error (issue 31, item 4)
     const auto docs = open_documents(cli, files, options);
     for (size_t i = 0; i < docs.size(); ++i) {
       const std::string name = i < files.size() ? files[i] : "input";
@@ -37,6 +38,10 @@ void add_validate_verb(CLI::App& app, Cli& cli) {
           if (!f.fix.empty()) line += " (fix: " + f.fix + ")";
         }
         text += line + "\n";
+        if (f.level == Finding::Level::kError && first_file.empty()) {
+          first_file = name;
+          first_error = f.where.empty() ? f.message : f.where + ": " + f.message;
+        }
         all.push_back({{"file", name}, {"level", to_string(f.level)}, {"code", f.code},
                        {"where", f.where}, {"message", f.message}, {"fix", f.fix}});
       }
@@ -51,9 +56,8 @@ void add_validate_verb(CLI::App& app, Cli& cli) {
     } else {
       cli.out << text;
     }
-    if (errors > 0) {
-      cli.fail(files.empty() ? "input" : fmt::format("{}", fmt::join(files, ", ")),
-               fmt::format("{} errors, {} warnings", errors, warnings));
+    if (errors > 0) {  // the file and place of the first error, then the counts
+      cli.fail(first_file, fmt::format("{} ({} errors, {} warnings)", first_error, errors, warnings));
     }
   });
 }

@@ -2,6 +2,7 @@
 // glTF in a temporary folder, serves the viewer page (web/), three.js (node_modules/three) and the
 // converted files on 127.0.0.1, prints the URL and serves until Ctrl-C.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -188,7 +189,10 @@ std::vector<Converted> convert(Cli& cli, const std::vector<std::string>& files,
     }
     done.push_back(c);
   }
-  if (done.empty()) throw Error("nothing to view");
+  if (done.empty()) {  // the error line names what was given (issue 31, item 4)
+    throw Error("nothing to view (no file animkit reads, nor a .glb)", std::nullopt,
+                fmt::format("{}", fmt::join(files, ", ")));
+  }
   return done;
 }
 

@@ -337,6 +337,9 @@ Format make_format(std::string name, std::string description, bool json, bool ta
   };
   // `animkit import --as ac-animation[-json]` (issue 17 item 4).
   if (!table) f.import_gltf = [json](const ImportRequest& r) { return import_animation(r, json); };
+  // The import bound's layout (gltf/import_budget.h): an Animation frame holds every part's
+  // origin and orientation, 28 bytes (container page 6), at the clip's rate or --frame-rate.
+  if (!table) f.import_joint_frame_bytes = 28;
   return f;
 }
 

@@ -129,6 +129,11 @@ struct Format {
   // A large container that maps the file itself (Asheron's Call's ac-dat): Registry::open then
   // hands open() only the first 64 KiB (the sniffed head), never the whole file.
   bool maps_file = false;
+  // The writer's layout for the import bound (issue 32, item 5; gltf/import_budget.h): the bytes
+  // it samples per animated joint per frame of the written clip (0: it keeps the glTF's keys and
+  // samples nothing per frame), and the rate it samples at (0: --frame-rate, else the clip's).
+  uint32_t import_joint_frame_bytes = 0;
+  float import_frame_rate = 0;
 };
 
 // An option an engine adds to the shared verbs (info, dump, export, validate, view, plot),

@@ -13,6 +13,7 @@
 #include "animkit/core/json_read.h"
 #include "animkit/core/json_text.h"
 #include "animkit/core/limits.h"
+#include "animkit/gltf/import_budget.h"
 
 namespace animkit::gltf {
 
@@ -70,8 +71,16 @@ class GltfReader {
  public:
   GltfReader(const tinygltf::Model& model, std::string file) : m_(model), file_(std::move(file)) {}
 
-  // Accessor `index` as `comps` floats per element, every byte it touches checked.
-  std::vector<float> floats(int index, int comps, const std::string& what) const {
+  // Accessor `index` as `comps` components per element, every byte it would touch checked
+  // against its buffer view and buffer before anything is allocated (a count of 2^31 in a small
+  // buffer is refused here, naming the accessor).
+  struct View {
+    const tinygltf::Accessor* accessor = nullptr;
+    const uint8_t* base = nullptr;  // the first element (null when count is 0)
+    uint64_t stride = 0;
+    int csize = 0;
+  };
+  View view(int index, int comps, const std::string& what) const {
     if (index < 0 || static_cast<size_t>(index) >= m_.accessors.size()) {
       fail(fmt::format("{}: accessor {} does not exist ({} accessors)", what, index,
                        m_.accessors.size()));
@@ -82,12 +91,11 @@ class GltfReader {
       fail(fmt::format("{}: accessor {} has {} components per element, expected {}", what, index,
                        tinygltf::GetNumComponentsInType(a.type), comps));
     }
-    const int csize = component_size(a.componentType);
-    if (csize == 0) {
+    View out{&a, nullptr, 0, component_size(a.componentType)};
+    if (out.csize == 0) {
       fail(fmt::format("{}: accessor {} has component type {} (expected float, or normalised "
                        "8/16-bit integers)", what, index, a.componentType));
     }
-    std::vector<float> out;
     if (a.count == 0) return out;
     if (a.bufferView < 0 || static_cast<size_t>(a.bufferView) >= m_.bufferViews.size()) {
       fail(fmt::format("{}: accessor {} has no buffer view", what, index));
@@ -98,22 +106,31 @@ class GltfReader {
                        a.bufferView, v.buffer));
     }
     const std::vector<unsigned char>& data = m_.buffers[v.buffer].data;
-    const uint64_t element = static_cast<uint64_t>(csize) * comps;
-    const uint64_t stride = v.byteStride != 0 ? v.byteStride : element;
-    const auto span = mul_u64(stride, a.count - 1);
+    const uint64_t element = static_cast<uint64_t>(out.csize) * comps;
+    out.stride = v.byteStride != 0 ? v.byteStride : element;
+    const auto span = mul_u64(out.stride, a.count - 1);
     const uint64_t view_end = static_cast<uint64_t>(v.byteOffset) + v.byteLength;
-    if (stride < element || !span || view_end > data.size() ||
+    if (out.stride < element || !span || view_end > data.size() ||
         a.byteOffset > v.byteLength || *span > v.byteLength - a.byteOffset ||
         element > v.byteLength - a.byteOffset - *span) {
       fail(fmt::format("{}: accessor {} ({} elements of {} bytes, stride {}) does not fit its "
                        "buffer view ({} bytes at {} in a buffer of {})", what, index, a.count,
-                       element, stride, v.byteLength, v.byteOffset, data.size()));
+                       element, out.stride, v.byteLength, v.byteOffset, data.size()));
     }
+    out.base = data.data() + v.byteOffset + a.byteOffset;
+    return out;
+  }
+
+  // Accessor `index` as `comps` floats per element (view() checks it first).
+  std::vector<float> floats(int index, int comps, const std::string& what) const {
+    const View v = view(index, comps, what);
+    std::vector<float> out;
+    const tinygltf::Accessor& a = *v.accessor;
+    if (a.count == 0) return out;
     out.resize(checked_size(a.count, comps * sizeof(float), what) / sizeof(float));
-    const uint8_t* base = data.data() + v.byteOffset + a.byteOffset;
     for (size_t i = 0; i < a.count; ++i) {
       for (int c = 0; c < comps; ++c) {
-        out[i * comps + c] = component(base + i * stride + c * csize, a.componentType, a.normalized);
+        out[i * comps + c] = component(v.base + i * v.stride + c * v.csize, a.componentType, a.normalized);
       }
     }
     return out;
@@ -353,6 +370,44 @@ JointSet find_joints(const GltfReader& r, const std::vector<int>& parent, Animat
   return js;
 }
 
+// Issue 32, item 5: what decoding the chosen animations will hold, from the accessors' counts and
+// before any key is decoded (import_budget.h, the bound rule): every channel's keys as the neutral
+// clip holds them, plus the decode buffers of the channel being read. Each accessor is checked
+// against its buffer first, so a count its buffer cannot hold is refused as such.
+void check_decode_budget(const GltfReader& r, const std::vector<size_t>& animations,
+                         const JointSet& js, uint64_t max) {
+  const tinygltf::Model& m = r.model();
+  uint64_t held = 0;
+  for (size_t index : animations) {
+    const tinygltf::Animation& a = m.animations[index];
+    const std::string name = a.name.empty() ? fmt::format("animation_{}", index) : a.name;
+    for (size_t c = 0; c < a.channels.size(); ++c) {
+      const tinygltf::AnimationChannel& ch = a.channels[c];
+      const bool trs = ch.target_path == "rotation" || ch.target_path == "translation" ||
+                       ch.target_path == "scale";
+      // What read_clip skips or refuses with its own message is not counted here.
+      if (!trs || ch.target_node < 0 || static_cast<size_t>(ch.target_node) >= js.joint_of_node.size() ||
+          js.joint_of_node[ch.target_node] < 0 || ch.sampler < 0 ||
+          static_cast<size_t>(ch.sampler) >= a.samplers.size()) {
+        continue;
+      }
+      const tinygltf::AnimationSampler& s = a.samplers[ch.sampler];
+      const std::string what = fmt::format("animation '{}' channel {}", name, c);
+      const int comps = ch.target_path == "rotation" ? 4 : 3;
+      const uint64_t keys = r.view(s.input, 1, what + " input").accessor->count;
+      const uint64_t values = r.view(s.output, comps, what + " output").accessor->count;
+      const uint64_t track = keys * track_key_bytes(4 * comps, s.interpolation == "CUBICSPLINE");
+      const uint64_t buffers = (keys + values * comps) * 4;  // counts fit their buffers: no wrap
+      if (track + buffers > max - held) {  // held <= max: no wrap
+        r.fail(fmt::format("{} (accessors {} and {}, {} keys): decoding needs {} bytes ({} for the "
+                           "keys read before it), over the memory limit of {} bytes (--max-memory)",
+                           what, s.input, s.output, keys, held + track + buffers, held, max));
+      }
+      held += track;
+    }
+  }
+}
+
 float extras_number(const GltfReader& r, const Json& j, const std::string& what) {
   if (!j.is_number()) r.fail(fmt::format("{}: expected a number", what));
   const double d = j.get<double>();
@@ -371,6 +426,12 @@ void fill_track(Track<T>& track, const std::vector<float>& times, const std::vec
       return Vec3{f[0], f[1], f[2]};
     }
   };
+  track.times.reserve(times.size());  // exactly the keys: what check_decode_budget counted
+  track.values.reserve(times.size());
+  if (cubic) {
+    track.in_slopes.reserve(times.size());
+    track.out_slopes.reserve(times.size());
+  }
   for (size_t k = 0; k < times.size(); ++k) {
     if (cubic) {  // glTF order per key: in-tangent, value, out-tangent
       track.add(times[k], at(3 * k + 1), at(3 * k), at(3 * k + 2));
@@ -474,6 +535,37 @@ Clip read_clip(const GltfReader& r, size_t index, const JointSet& js, size_t num
   return clip;
 }
 
+// With the bind pose as the rest, a joint (or one of its paths) with no keys would take the bind
+// pose, where the glTF poses it by its node's transform: an edit of that node was lost (issue
+// 32). Each such path whose node value differs from the bind rest becomes a constant channel (one
+// key at 0) in every clip, named in a note; fit_to_template then drops it when it restates the
+// template's rest, else the format writes it as its rules allow.
+void keep_node_transforms(const std::vector<Transform>& nodes, float size, Animated& out) {
+  const Skeleton& sk = out.skeleton;
+  for (size_t j = 0; j < nodes.size(); ++j) {
+    const Transform& n = nodes[j];
+    const Transform& b = sk.rest[j];
+    const bool moved = length(n.translation - b.translation) > 1e-4f * size;
+    const bool turned = std::fabs(dot(normalize(n.rotation), normalize(b.rotation))) < 1 - 1e-7f;
+    const bool scaled = length(n.scale - b.scale) > 1e-5f;
+    bool kept = false;
+    for (Clip& c : out.clips) {
+      JointTracks& jt = c.joints[j];
+      if (moved && jt.translation.empty()) jt.translation.add(0, n.translation), kept = true;
+      if (turned && jt.rotation.empty()) jt.rotation.add(0, normalize(n.rotation)), kept = true;
+      if (scaled && jt.scale.empty()) jt.scale.add(0, n.scale), kept = true;
+    }
+    if (kept) {
+      out.notes.push_back(fmt::format("joint '{}': its node transform, which differs from the bind "
+                                      "pose and has no keys, is kept as a constant channel",
+                                      sk.names[j]));
+    } else if ((moved || turned || scaled) && out.clips.empty()) {
+      out.notes.push_back(fmt::format("joint '{}': its node transform differs from the bind pose "
+                                      "(no animation to keep it in)", sk.names[j]));
+    }
+  }
+}
+
 // The file's own rest for fit_to_template (template_fit.h, issue 32): the static transforms of
 // non-joint ancestors (an armature node) folded into each joint's rest and keys, so the joints'
 // model space is the file's world; and, when the skin's inverse bind matrices disagree with the
@@ -523,6 +615,7 @@ void fold_file_rest(const GltfReader& r, const std::vector<int>& parent, const J
     for (int i = 0; i < 16; ++i) worst = std::max(worst, std::fabs(w.m[i] - bind[j].m[i]));
   }
   if (worst <= 1e-4f * size) return;
+  const std::vector<Transform> nodes = sk.rest;
   for (size_t j = 0; j < bind.size(); ++j) {
     const int p = sk.parents[j];
     const Mat4 local = p < 0 ? bind[j] : inverse_affine(bind[p]) * bind[j];
@@ -532,6 +625,7 @@ void fold_file_rest(const GltfReader& r, const std::vector<int>& parent, const J
   }
   out.notes.push_back("the rest pose is the skin's bind pose (its inverse bind matrices differ "
                       "from the nodes' rest)");
+  keep_node_transforms(nodes, size, out);
 }
 
 // tinygltf copies extras into its own Value recursively, one stack frame per level: 20,000 nested
@@ -587,10 +681,13 @@ Animated read(const std::filesystem::path& path, Bytes bytes, const ImportOption
   const JointSet joints = find_joints(r, parent, out);
   if (out.skeleton.num_joints() == 0) r.fail("the file has no nodes to make a skeleton of");
   if (std::string e = out.skeleton.validate(); !e.empty()) r.fail(e);
-  bool found = options.clip.empty();
+  std::vector<size_t> chosen;
   for (size_t i = 0; i < model.animations.size(); ++i) {
-    if (!options.clip.empty() && model.animations[i].name != options.clip) continue;
-    found = true;
+    if (options.clip.empty() || model.animations[i].name == options.clip) chosen.push_back(i);
+  }
+  const bool found = options.clip.empty() || !chosen.empty();
+  check_decode_budget(r, chosen, joints, options.max_memory ? options.max_memory : limits().max_memory);
+  for (size_t i : chosen) {
     out.clips.push_back(read_clip(r, i, joints, out.skeleton.num_joints(), out));
     if (options.untimed) {
       const Json x = extras_of(r, model.animations[i].extras_json_string, "animation");
@@ -604,6 +701,7 @@ Animated read(const std::filesystem::path& path, Bytes bytes, const ImportOption
     r.fail(fmt::format("no animation named '{}' (the file has: {})", options.clip,
                        names.empty() ? "none" : names));
   }
+  if (options.notes) *options.notes = out.notes;
   const Json asset = extras_of(r, model.asset.extras_json_string, "asset");
   if (asset.contains("notes") && asset["notes"].is_array()) {
     const Json& hex = asset.value("notes_hex", Json::array());

@@ -6,7 +6,9 @@
 //   pose is each node's TRS (a matrix is decomposed), with the rest of the non-joint nodes
 //   between a joint and its joint parent (an armature node) folded into its rest and keys, and,
 //   when the skin's inverse bind matrices disagree with the nodes, the bind pose they give
-//   (issue 32: the file's own rest, which fit_to_template relates to a template's);
+//   (issue 32: the file's own rest, which fit_to_template relates to a template's); a joint path
+//   no channel drives then keeps its node's transform as a constant channel (one key at 0), as
+//   glTF poses it, with a note naming the joint;
 // - each animation becomes a clip: LINEAR rotations slerp, LINEAR translations / scales lerp,
 //   STEP holds, CUBICSPLINE becomes Hermite keys with the file's tangents (units per second, as
 //   glTF and the neutral clip both define them);
@@ -18,7 +20,8 @@
 // animkit::Error, never a crash. Hostile files (issue 32, item 5): the JSON's nesting is held to
 // 512 levels before tinygltf parses (its extras copy recurses per level); the node walks are
 // linear; a (0, 0, 0, 0) rotation (a node's or a key's) and a singular node matrix are errors
-// naming the node or channel.
+// naming the node or channel; every accessor is checked against its buffer, and the keys'
+// memory bounded by --max-memory, before any key is decoded (import_budget.h).
 #pragma once
 
 #include <filesystem>
@@ -34,6 +37,12 @@ struct ImportOptions {
   // Out, when set: the names of the animations that carry no animkit extras (neither `duration`
   // nor `events`: another tool wrote them), for fit_to_template (template_fit.h).
   std::vector<std::string>* untimed = nullptr;
+  // Out, when set: what the reader itself noted (a fold, a reorder, the bind pose taken as the
+  // rest, a kept node transform), which `animkit import` prints; the notes the file carries from
+  // its export (`asset.extras.notes`) are not among them.
+  std::vector<std::string>* notes = nullptr;
+  // The decode bound (import_budget.h, check 1); 0: limits().max_memory (--max-memory).
+  uint64_t max_memory = 0;
 };
 
 // Reads glTF bytes (GLB when they start with "glTF", else JSON text). `path` names the file in

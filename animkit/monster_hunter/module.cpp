@@ -121,6 +121,11 @@ void register_module(Registry& registry) {
   engine.open_set = open_set;
   engine.play = play;
   engine.demo = demo;
+  // The import bound's layout (gltf/import_budget.h): every target joint's rotation and
+  // translation sampled at every 30 Hz clip frame, 28 bytes (import.cpp, sample_targets).
+  for (Format& f : engine.formats) {
+    if (f.import_gltf) f.import_joint_frame_bytes = 28, f.import_frame_rate = 30;
+  }
   registry.add(std::move(engine));
 }
 

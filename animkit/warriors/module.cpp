@@ -40,6 +40,11 @@ void register_module(Registry& registry) {
                    const PlayOptions& options,
                    std::ostream& out) { return play_scenario(scenario, base, options, out); };
   engine.demo = [](DemoContext& ctx) { run_demo(ctx); };
+  // The import bound's layout (gltf/import_budget.h): every keyed channel gets a float error per
+  // 30 Hz frame (anm_import.cpp, write_channel's `base`).
+  for (Format& f : engine.formats) {
+    if (f.import_gltf) f.import_joint_frame_bytes = 4, f.import_frame_rate = 30;
+  }
   registry.add(std::move(engine));
 }
 

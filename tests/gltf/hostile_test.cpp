@@ -9,6 +9,7 @@
 
 #include "animkit/core/error.h"
 #include "animkit/gltf/import.h"
+#include "spin_gltf.h"
 
 namespace animkit::gltf {
 namespace {
@@ -152,6 +153,49 @@ TEST(GltfHostile, ZeroQuaternionKeyNamesTheChannel) {
                       "channels": [{"sampler": 0, "target": {"node": 0, "path": "rotation"}}]}]})";
   EXPECT_EQ(error_of(bytes_of(text)),
             "animation 'spin' channel 0: key 1 (0, 0, 0, 0) is not a rotation (a quaternion of length 0)");
+}
+
+// Issue 32, item 5: a count its buffer cannot hold is refused before anything is allocated (the
+// GLB is 2 keys, 40 bytes of buffer; 2^31 keys would decode to 40 GiB).
+TEST(GltfHostile, ClaimedCountBeyondTheBufferIsRefusedNamingTheAccessor) {
+  testing::Spin s;
+  s.claimed = uint64_t{1} << 31;
+  EXPECT_EQ(error_of(testing::spin_glb(s)),
+            "animation 'spin' channel 0 input: accessor 0 (2147483648 elements of 4 bytes, stride 4) "
+            "does not fit its buffer view (8 bytes at 0 in a buffer of 40)");
+}
+
+// The decode bound (import_budget.h, check 1), from the counts before decoding: 10,000 keys are
+// 10,000 x (4 + 16) = 200,000 bytes as a neutral track, and (10,000 + 40,000) x 4 = 200,000 bytes
+// of decode buffers while read. Three channels share the accessors (a 200 KB buffer claims
+// 600 KB of keys): under 700,000 bytes the third one is refused, naming it and the budget.
+TEST(GltfHostile, SharedAccessorsAreCountedPerChannelAgainstTheMemoryLimit) {
+  testing::Spin s;
+  s.keys = 10000;
+  s.channels = 3;
+  const std::vector<uint8_t> bytes = testing::spin_glb(s);
+  ImportOptions o;
+  o.max_memory = 700000;
+  try {
+    read("big.glb", bytes, o);
+    ADD_FAILURE() << "read";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.message(), "animation 'spin' channel 2 (accessors 0 and 1, 10000 keys): decoding needs "
+                           "800000 bytes (400000 for the keys read before it), over the memory limit "
+                           "of 700000 bytes (--max-memory)");
+  }
+  o.max_memory = 800000;  // exactly enough
+  const Animated a = read("big.glb", bytes, o);
+  ASSERT_EQ(a.clips.size(), 1u);
+  EXPECT_EQ(a.clips[0].joints[2].rotation.size(), 10000u);
+  o.clip = "other";  // an animation not chosen is not counted (and not found)
+  o.max_memory = 1;
+  EXPECT_THROW(
+      try { read("big.glb", bytes, o); } catch (const Error& e) {
+        EXPECT_EQ(e.message(), "no animation named 'other' (the file has: spin)");
+        throw;
+      },
+      Error);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "animkit/core/sampling_job.h"
 #include "animkit/core/synthetic.h"
 #include "animkit/gltf/export.h"
+#include "bent_spine.h"
 
 namespace animkit::gltf {
 namespace {
@@ -190,6 +191,46 @@ std::string error_of(const std::vector<uint8_t>& glb) {
     return e.message();
   }
   return "no error";
+}
+
+TEST(GltfImport, KeylessJointKeepsItsNodeTransformOverTheBindPose) {
+  const Animated a = read_glb(testing::bent_spine(true));
+  ASSERT_EQ(a.skeleton.num_joints(), 3u);
+  // The rest is the bind pose: the spine stands straight.
+  EXPECT_NEAR(a.skeleton.rest[1].rotation.w, 1, 1e-6);
+  EXPECT_NEAR(a.skeleton.rest[1].translation.y, 0.5f, 1e-6);
+  const Clip& c = a.clips.at(0);
+  // The spine's bend is a constant channel: one key at 0, the node's rotation; its translation
+  // (the same in the node and the bind pose) and the head (likewise) get none.
+  ASSERT_EQ(c.joints[1].rotation.size(), 1u);
+  EXPECT_EQ(c.joints[1].rotation.times[0], 0.f);
+  const Quat q = c.joints[1].rotation.values[0];
+  EXPECT_NEAR(q.x, 0.7071068f, 1e-6);
+  EXPECT_NEAR(q.w, 0.7071068f, 1e-6);
+  EXPECT_TRUE(c.joints[1].translation.empty());
+  EXPECT_TRUE(c.joints[2].translation.empty() && c.joints[2].rotation.empty() && c.joints[2].scale.empty());
+  EXPECT_EQ(c.joints[0].rotation.size(), 2u);  // the keyed hips as they were
+  // At any time the clip poses the spine as the glTF does: its node's rotation.
+  for (float t : {0.f, 0.5f, 1.f}) {
+    const Quat at = evaluate(c.joints[1].rotation, t, 0);
+    EXPECT_NEAR(std::fabs(at.x * 0.7071068f + at.w * 0.7071068f), 1, 1e-6) << t;
+  }
+  const std::vector<std::string> expected = {
+      "the rest pose is the skin's bind pose (its inverse bind matrices differ from the nodes' rest)",
+      "joint 'spine': its node transform, which differs from the bind pose and has no keys, is kept "
+      "as a constant channel"};
+  EXPECT_EQ(a.notes, expected);
+  // The notes a caller asks for (`animkit import` prints them) are the reader's own.
+  std::vector<std::string> notes;
+  ImportOptions o;
+  o.notes = &notes;
+  read_glb(testing::bent_spine(true), o);
+  EXPECT_EQ(notes, expected);
+  // Without inverse bind matrices the nodes are the rest: nothing to keep, nothing said.
+  const Animated plain = read_glb(testing::bent_spine(false));
+  EXPECT_TRUE(plain.notes.empty());
+  EXPECT_TRUE(plain.clips.at(0).joints[1].rotation.empty());
+  EXPECT_NEAR(plain.skeleton.rest[1].rotation.x, 0.7071068f, 1e-6);
 }
 
 TEST(GltfImport, AccessorOutsideItsViewIsAnError) {

@@ -101,3 +101,54 @@ def test_deep_gltf_extras_are_an_error_not_a_crash(tmp_path):
         animkit.read_gltf(path)
     with pytest.raises(animkit.Error, match="nested deeper than 512 levels"):
         animkit.import_gltf(path, "neutral-json", tmp_path / "out.json")
+
+
+def _spin_glb(keys, channels):
+    """A GLB whose `channels` chained joints all take their rotations from one pair of accessors
+    (times i / 30 s, `keys` rotations about +Z): glTF 2.0 "Binary glTF Layout"."""
+    import json
+    import math
+    import struct
+
+    data = b"".join(struct.pack("<f", i / 30) for i in range(keys))
+    data += b"".join(struct.pack("<4f", 0, 0, math.sin(0.01 * i), math.cos(0.01 * i)) for i in range(keys))
+    doc = {
+        "asset": {"version": "2.0"},
+        "scenes": [{"nodes": [0]}],
+        "nodes": [dict({"name": f"j{j}"}, **({"children": [j + 1]} if j + 1 < channels else {}))
+                  for j in range(channels)],
+        "buffers": [{"byteLength": len(data)}],
+        "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": keys * 4},
+                        {"buffer": 0, "byteOffset": keys * 4, "byteLength": keys * 16}],
+        "accessors": [{"bufferView": 0, "componentType": 5126, "count": keys, "type": "SCALAR",
+                       "min": [0], "max": [(keys - 1) / 30]},
+                      {"bufferView": 1, "componentType": 5126, "count": keys, "type": "VEC4"}],
+        "animations": [{"name": "spin", "samplers": [{"input": 0, "output": 1}],
+                        "channels": [{"sampler": 0, "target": {"node": j, "path": "rotation"}}
+                                     for j in range(channels)]}],
+    }
+    text = json.dumps(doc).encode()
+    text += b" " * (-len(text) % 4)
+    total = 12 + 8 + len(text) + 8 + len(data)
+    return (struct.pack("<III", 0x46546C67, 2, total) + struct.pack("<II", len(text), 0x4E4F534A) + text
+            + struct.pack("<II", len(data), 0x004E4942) + data)
+
+
+def test_gltf_keys_are_bounded_by_max_memory_before_decoding(tmp_path):
+    # Issue 32, item 5 (animkit/gltf/import_budget.h): 1,000 keys are 1,000 x (4 + 16) bytes as a
+    # neutral track and (1,000 + 4,000) x 4 bytes of decode buffers; the second channel sharing
+    # the accessors brings 20,000 + 40,000 past 50,000.
+    path = tmp_path / "spin.glb"
+    path.write_bytes(_spin_glb(1000, 3))
+    message = ("animation 'spin' channel 1 (accessors 0 and 1, 1000 keys): decoding needs 60000 bytes "
+               "(20000 for the keys read before it), over the memory limit of 50000 bytes (--max-memory)")
+    with pytest.raises(animkit.Error) as caught:
+        animkit.read_gltf(path, max_memory=50000)
+    assert caught.value.message == message
+    with pytest.raises(animkit.Error) as caught:
+        animkit.import_gltf(path, "neutral-json", tmp_path / "out.json", max_memory=50000)
+    assert caught.value.message == message
+    assert not (tmp_path / "out.json").exists()
+    assert len(animkit.read_gltf(path, max_memory=100000).clips) == 1  # 3 x 20,000 + 40,000
+    with pytest.raises(ValueError):
+        animkit.read_gltf(path, max_memory=0)

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "animkit/gltf/import.h"
+#include "animkit/gltf/import_budget.h"
 #include "animkit/gltf/template_fit.h"
 #include "cli.h"
 
@@ -50,8 +51,9 @@ void add_import_verb(CLI::App& app, Cli& cli) {
     ImportRequest request;
     gltf::ImportOptions io;
     io.clip = clip;
-    std::vector<std::string> untimed;
+    std::vector<std::string> untimed, read_notes;
     io.untimed = &untimed;
+    io.notes = &read_notes;
     request.source = gltf::read(input, io);
     request.template_path = !template_path.empty() ? template_path
                             : options.count("template") ? options.at("template")
@@ -63,8 +65,10 @@ void add_import_verb(CLI::App& app, Cli& cli) {
     request.dry_run = dry_run;
     // Another tool's rest and timing made the template's (issue 32; template_fit.h).
     const std::vector<std::string> fitted = gltf::fit_to_template(request, untimed, cli.registry);
+    gltf::check_import_budget(request, *format, input);  // before the writer samples (issue 32)
     ImportResult result = format->import_gltf(request);
     result.notes.insert(result.notes.begin(), fitted.begin(), fitted.end());
+    result.notes.insert(result.notes.begin(), read_notes.begin(), read_notes.end());
     if (!dry_run) write_file(out_path, result.bytes);
     if (cli.json) {
       Json j{{"input", input}, {"format", format_name}, {"output", dry_run ? Json() : Json(out_path)},

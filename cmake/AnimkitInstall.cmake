@@ -13,7 +13,7 @@ set(ANIMKIT_PUBLIC_c animkit.h)
 set(ANIMKIT_PUBLIC_warriors
   module.h document.h container.h clip.h character.h pose.h cursor.h tasks.h instance.h scenario.h)
 set(ANIMKIT_PUBLIC_monster_hunter
-  module.h document.h play.h playback.h clip.h pack.h skeleton.h pac.h pmo.h tmh.h)
+  module.h document.h play.h playback.h clip.h key_list.h pack.h skeleton.h pac.h pmo.h tmh.h)
 set(ANIMKIT_PUBLIC_call_of_duty
   module.h atr_document.h xanim_document.h xanim_file.h xanim_header.h xanim_sample.h)
 set(ANIMKIT_PUBLIC_asherons_call
@@ -22,7 +22,7 @@ set(ANIMKIT_PUBLIC_asherons_call
 set(ANIMKIT_PUBLIC_shadow_of_war
   module.h anix_document.h scenario.h character.h anix.h anix_json.h behavior.h clip_table.h
   dead_body.h event_dictionary.h keyword.h physics_ragdoll.h pose_job.h ragdoll.h
-  ragdoll_behavior.h tracker.h worker_pool.h json_sink.h)
+  ragdoll_behavior.h tracker.h worker_pool.h json_sink.h key_sampler.h output_pose.h)
 set(ANIMKIT_MODULES core gltf c warriors monster_hunter call_of_duty asherons_call shadow_of_war)
 foreach(module ${ANIMKIT_MODULES})
   list(TRANSFORM ANIMKIT_PUBLIC_${module} PREPEND ${PROJECT_SOURCE_DIR}/animkit/${module}/)

@@ -68,7 +68,7 @@ bool text_only(Bytes b) {
 
 std::vector<EngineOption> atr_options() {
   return {{"cod-refs", "CoD .atr: names the scripts reference (a,b,c); default: every node kept"},
-          {"cod-anim-check", "CoD .atr: com_animCheck (0 or 1)"},
+          {"cod-anim-check", "CoD .atr: com_animCheck (0 or 1)", EngineOption::Kind::kInteger, 0, 1},
           {"cod-assets", "CoD .atr: folder of xanim assets (existence)"},
           {"cod-manifest", "CoD .atr: JSON manifest of xanim loop and length"}};
 }

@@ -138,10 +138,23 @@ struct Format {
 
 // An option an engine adds to the shared verbs (info, dump, export, validate, view, plot),
 // e.g. {"skeleton", "Monster Hunter skeleton file"}; its value reaches open_set / Format::open.
+// A numeric option says so (issue 31, item 3): the command line then parses it with the one
+// numeric rule every built-in option follows (NaN, +-inf and out-of-range values are usage errors
+// naming the option, exit 2) and hands the engine the checked value as text.
 struct EngineOption {
+  enum class Kind {
+    kText,     // any text (a path, a name, a list)
+    kFlag,     // takes no value; given, its value is "1"
+    kInteger,  // a whole number in [min, max]; the engine receives it in decimal
+    kNumber,   // a finite number in [min, max]; the engine receives it in shortest round-trip form
+  };
   std::string name;
   std::string help;
-  bool flag = false;  // takes no value; given, its value is "1"
+  Kind kind = Kind::kText;
+  // The range of a kInteger or kNumber option (inclusive); an integer's bounds default to int32's
+  // (the engines read them as int).
+  std::optional<double> min = std::nullopt;
+  std::optional<double> max = std::nullopt;
 };
 
 struct PlayOptions {

@@ -31,7 +31,10 @@ DocumentOptions document_options(const Options& options) {
   o.strict = options.count("strict") != 0;
   if (auto it = options.find("max-bytes"); it != options.end()) {
     try {
+      // The CLI checked the value already (a non-negative integer, issue 31); this guards the
+      // other callers (Python): stoull would take "-1" as 2^64 - 1.
       size_t used = 0;
+      if (it->second.find('-') != std::string::npos) throw std::invalid_argument("negative");
       o.max_bytes = std::stoull(it->second, &used);
       if (used != it->second.size()) throw std::invalid_argument("trailing");
     } catch (const std::exception&) {
@@ -40,7 +43,9 @@ DocumentOptions document_options(const Options& options) {
   }
   if (auto it = options.find("em"); it != options.end()) {
     try {
-      o.em = std::stoi(it->second);
+      size_t used = 0;  // "1e308" is not 1 (the CLI refuses it before: issue 31)
+      o.em = std::stoi(it->second, &used);
+      if (used != it->second.size()) throw std::invalid_argument("trailing");
     } catch (const std::exception&) {
       throw Error("--em: a species number (em), e.g. 75");
     }

@@ -108,15 +108,19 @@ void register_module(Registry& registry) {
        "Monster Hunter TEMPLATE rule: a species number EM (its file_0{EM+6110} under --data) or a "
        "skeleton / model PAC file"},
       {"data", "Monster Hunter: the extracted game folder (--template EM looks there)"},
-      {"em", "Monster Hunter species number (entry count, MHP3rd record offset and skip)"},
+      {"em", "Monster Hunter species number (entry count, MHP3rd record offset and skip)",
+       EngineOption::Kind::kInteger, 0},
       {"strict", "Monster Hunter: validate also checks EMPTY_TRACK (not a rule of the reference)",
-       true},
-      {"max-bytes", "Monster Hunter: the most animation data export writes (default 512 MiB)"},
+       EngineOption::Kind::kFlag},
+      {"max-bytes", "Monster Hunter: the most animation data export writes (default 512 MiB)",
+       EngineOption::Kind::kInteger, 0, static_cast<double>(INT64_MAX)},
       {"entry",
        "Monster Hunter import: the MHFU entry, or the MHP3rd clip id (stream * 100 + slot), to "
-       "write (default: from the animation's name, entry_NNN / clip_NNN)"},
+       "write (default: from the animation's name, entry_NNN / clip_NNN)",
+       EngineOption::Kind::kInteger, 0},
       {"refit",
-       "Monster Hunter import: fit every channel anew (never keep the template's keys)", true},
+       "Monster Hunter import: fit every channel anew (never keep the template's keys)",
+       EngineOption::Kind::kFlag},
   };
   engine.open_set = open_set;
   engine.play = play;

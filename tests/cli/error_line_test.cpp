@@ -4,6 +4,7 @@
 // file, a bad option.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -332,7 +333,10 @@ TEST_F(ErrorLine, EveryNumericOptionRefusesNonFiniteValues) {
   std::set<std::string> seen;
   for (const NumericOption& o : options) seen.insert(o.verb + " " + o.name);
   for (std::string known : {" --max-steps", " --max-memory", "import --frame-rate", "import --tolerance",
-                            "cod sample --time", "warriors sample --frame", "ac encode --turn-speed"}) {
+                            "cod sample --time", "warriors sample --frame", "ac encode --turn-speed",
+                            // engine options (EngineOption::Kind::kInteger) on the shared verbs
+                            "info --em", "export --max-bytes", "import --entry",
+                            "validate --cod-anim-check", "dump --em"}) {
     EXPECT_TRUE(seen.count(known)) << known;  // the help parser finds what it must
   }
   for (const NumericOption& o : options) {
@@ -350,6 +354,41 @@ TEST_F(ErrorLine, EveryNumericOptionRefusesNonFiniteValues) {
         EXPECT_NE(r.err.find(o.name), std::string::npos) << r.err;
       }
     }
+  }
+}
+
+// The range an integer option's help states ("INT in [0 - 1]") is checked: one past either end
+// is a usage error naming the option (the engine options --em, --max-bytes, --entry and
+// --cod-anim-check among them: -1 is refused), and both ends are accepted as far as the option goes.
+TEST_F(ErrorLine, EveryIntegerOptionChecksItsRange) {
+  const auto run = [this](const std::string& args) { return Run(args); };
+  static const std::regex kRange(R"(INT in \[(-?[0-9]+) - (-?[0-9]+)\])");
+  std::set<std::string> checked;
+  for (const NumericOption& o : all_numeric_options(*this, run)) {
+    std::smatch m;
+    if (o.verb.empty() || o.type == "FLOAT" || !std::regex_search(o.help, m, kRange)) continue;
+    const long long lo = std::stoll(m[1]);
+    const long long hi = std::stoll(m[2]);
+    std::vector<std::string> bad{std::to_string(lo - 1)};
+    if (hi < INT64_MAX) bad.push_back(std::to_string(hi + 1));
+    for (const std::string& value : bad) {
+      const std::string args = o.verb + " " + o.name + " " + value;
+      const Result r = Run(args);
+      SCOPED_TRACE(args);
+      EXPECT_EQ(r.code, 2) << r.err;
+      EXPECT_EQ(r.err.rfind(o.name + ": ", 0), 0u) << r.err;
+      EXPECT_EQ(error_lines(r.err), 0) << r.err;
+    }
+    for (const std::string& value : {std::to_string(lo), std::to_string(hi)}) {
+      const Result r = Run(o.verb + " " + o.name + " " + value);  // stops later: no input named
+      EXPECT_EQ(r.err.find(o.name + ":"), std::string::npos) << o.verb << " " << o.name << " "
+                                                              << value << "\n" << r.err;
+    }
+    checked.insert(o.verb + " " + o.name);
+  }
+  for (std::string known : {"info --em", "export --max-bytes", "import --entry",
+                            "validate --cod-anim-check", "plot --em"}) {
+    EXPECT_TRUE(checked.count(known)) << known;
   }
 }
 

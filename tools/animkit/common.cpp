@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cfloat>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <set>
 
@@ -21,13 +22,38 @@ void add_engine_options(CLI::App& verb, Cli& cli, Options& options) {
     for (const EngineOption& o : engine.options) {
       if (!seen.insert(o.name).second) continue;
       const std::string name = o.name;
-      if (o.flag) {
-        verb.add_flag_function(
-            "--" + name, [&options, name](int64_t) { options[name] = "1"; }, o.help);
-        continue;
+      switch (o.kind) {
+        case EngineOption::Kind::kFlag:
+          verb.add_flag_function(
+              "--" + name, [&options, name](int64_t) { options[name] = "1"; }, o.help);
+          break;
+        case EngineOption::Kind::kText:
+          verb.add_option_function<std::string>(
+              "--" + name, [&options, name](const std::string& v) { options[name] = v; }, o.help);
+          break;
+        case EngineOption::Kind::kInteger: {
+          // Typed INT, so check_numbers gives it the finite rule of every built-in option (issue
+          // 31, item 3); the range follows, as a built-in option's CLI::Range does.
+          const int64_t lo = o.min ? static_cast<int64_t>(*o.min) : INT32_MIN;
+          const int64_t hi = !o.max ? INT32_MAX
+                             : *o.max >= 0x1p63 ? INT64_MAX
+                                                : static_cast<int64_t>(*o.max);
+          verb.add_option_function<int64_t>(
+                  "--" + name,
+                  [&options, name](const int64_t& v) { options[name] = std::to_string(v); }, o.help)
+              ->check(CLI::Range(lo, hi));
+          break;
+        }
+        case EngineOption::Kind::kNumber: {
+          CLI::Option* added = verb.add_option_function<double>(
+              "--" + name,
+              [&options, name](const double& v) { options[name] = fmt::format("{}", v); }, o.help);
+          if (o.min || o.max) {
+            added->check(CLI::Range(o.min.value_or(-DBL_MAX), o.max.value_or(DBL_MAX)));
+          }
+          break;
+        }
       }
-      verb.add_option_function<std::string>(
-          "--" + name, [&options, name](const std::string& v) { options[name] = v; }, o.help);
     }
   }
 }

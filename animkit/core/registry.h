@@ -129,6 +129,11 @@ struct Format {
   // A large container that maps the file itself (Asheron's Call's ac-dat): Registry::open then
   // hands open() only the first 64 KiB (the sniffed head), never the whole file.
   bool maps_file = false;
+  // True when `head` is a cut prefix of this format: its identifying fields are there and what
+  // can be seen matches, only the rest is missing. Asked only when no format's sniff accepts the
+  // file (so a whole file of another format is never taken), so that open() reports the offset
+  // where the bytes end rather than "not a format animkit recognises" (issue 31, item 4).
+  std::function<bool(const std::filesystem::path& path, Bytes head)> sniff_cut = nullptr;
 };
 
 // An option an engine adds to the shared verbs (info, dump, export, validate, view, plot),

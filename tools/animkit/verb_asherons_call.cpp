@@ -192,7 +192,8 @@ void add_convert(CLI::App& group, Cli& cli) {
     // Issue 28: the kind by content (a JSON form that parses, else the id's type byte and the
     // layout), never one type taken for another.
     const Recognized r = recognize_object(bytes);
-    switch (r.kind == ObjectKind::kUnknown ? kind_by_type_byte(bytes, in) : r.kind) {
+    const ObjectKind read_as = r.kind == ObjectKind::kUnknown ? kind_by_type_byte(bytes, in) : r.kind;
+    switch (read_as) {
       case ObjectKind::kMotionTable: {
         const MotionTable t = load_motion_table(in);
         if (to_json_form)
@@ -220,7 +221,7 @@ void add_convert(CLI::App& group, Cli& cli) {
       case ObjectKind::kUnknown:
         break;  // kind_by_type_byte threw
     }
-    const std::string kind(object_kind_name(r.kind));
+    const std::string kind(object_kind_name(read_as));
     if (cli.json) {
       cli.out << dump_json(Json{{"input", in}, {"output", out}, {"kind", kind}}) << "\n";
     } else {

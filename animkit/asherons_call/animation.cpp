@@ -283,12 +283,12 @@ std::vector<uint8_t> write_animation(const Animation& a) {
   return w.take();
 }
 
-bool looks_like_animation(Bytes head) {
+bool looks_like_animation(Bytes head, bool whole) {
   if (head.size() < 16) return false;
   Reader r(head);
   const uint32_t id = r.u32(), flags = r.u32(), parts = r.u32(), frames = r.u32();
   if ((id & 0xFFFF0000u) != 0x03000000u || flags > 0xFF || parts > 0x10000) return false;
-  if (head.size() < 65536) {
+  if (whole && head.size() < 65536) {
     const uint64_t per_frame = uint64_t{parts} * 28 + 4 + ((flags & 1) ? 28 : 0);
     if (!fits(frames, per_frame, head.size() - 16)) return false;
   }

@@ -101,6 +101,8 @@ AnimHook hook_from_json(const Json& j);
 Json to_json(const Animation& animation);
 Animation animation_from_json(const Json& j);
 
-bool looks_like_animation(Bytes head);
+// True when the bytes start like a binary Animation; `whole` = false also takes a cut file whose
+// header fits but whose frames run past the end (the registry's sniff_cut, issue 31 item 4).
+bool looks_like_animation(Bytes head, bool whole = true);
 
 }  // namespace animkit::asherons_call

@@ -319,6 +319,9 @@ Format make_format(std::string name, std::string description, bool json, bool ta
     if (json) return json_kind(head, table ? ObjectKind::kMotionTable : ObjectKind::kAnimation);
     return table ? looks_like_motion_table(head) : looks_like_animation(head);
   };
+  if (!json && !table) {
+    f.sniff_cut = [](const std::filesystem::path&, Bytes head) { return looks_like_animation(head, false); };
+  }
   f.open = [json, table](const std::filesystem::path& path, Bytes bytes,
                          const Options& options) -> std::unique_ptr<Document> {
     if (table) {
@@ -424,6 +427,13 @@ class DatDocument : public Document {
     for (const auto& [name, n] : counts) types[name] = n;
     return Json{{"kind", "dat"}, {"header", to_json(dat_.header())}, {"entries", total},
                 {"types", types}};
+  }
+  // A dat is many objects (`--id` / `--setup` pick one to export), so it holds no animation of
+  // its own; its directory is read first so that a damaged or cut dat reports the offset at
+  // fault rather than that (issue 31, item 4).
+  std::optional<Animated> to_neutral() const override {
+    (void)dat_.list();
+    return std::nullopt;
   }
   Json dump() const override {
     Json entries = Json::array();

@@ -45,6 +45,11 @@ const Format* Registry::detect(const std::filesystem::path& path, Bytes head) co
       if (f.sniff && f.sniff(path, head)) return &f;
     }
   }
+  for (const Engine& e : engines_) {
+    for (const Format& f : e.formats) {
+      if (f.sniff_cut && f.sniff_cut(path, head)) return &f;
+    }
+  }
   return nullptr;
 }
 
@@ -59,6 +64,17 @@ const Format* Registry::by_extension(const std::filesystem::path& path) const {
   }
   return nullptr;
 }
+
+namespace {
+// The first byte past white space opens a JSON object or array.
+bool looks_like_json_text(Bytes bytes) {
+  for (uint8_t c : bytes) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
+    return c == '{' || c == '[';
+  }
+  return false;
+}
+}  // namespace
 
 std::unique_ptr<Document> Registry::open(const std::filesystem::path& path,
                                          const Options& options, const Format** used) const {
@@ -81,6 +97,11 @@ std::unique_ptr<Document> Registry::open(const std::filesystem::path& path,
     } else {
       f = detect(path, bytes);
       if (!f) f = by_extension(path);
+      if (!f && looks_like_json_text(bytes)) {
+        // A cut or broken JSON file: the parser's error says where (issue 31, item 4).
+        (void)parse_json(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
+                         path.string());
+      }
       if (!f) {
         throw Error("not a format animkit recognises (force one with --format NAME; "
                     "`animkit info --formats` lists them)",

@@ -134,6 +134,11 @@ struct Format {
   // samples nothing per frame), and the rate it samples at (0: --frame-rate, else the clip's).
   uint32_t import_joint_frame_bytes = 0;
   float import_frame_rate = 0;
+  // True when `head` is a cut prefix of this format: its identifying fields are there and what
+  // can be seen matches, only the rest is missing. Asked only when no format's sniff accepts the
+  // file (so a whole file of another format is never taken), so that open() reports the offset
+  // where the bytes end rather than "not a format animkit recognises" (issue 31, item 4).
+  std::function<bool(const std::filesystem::path& path, Bytes head)> sniff_cut = nullptr;
 };
 
 // An option an engine adds to the shared verbs (info, dump, export, validate, view, plot),

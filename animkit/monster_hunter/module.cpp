@@ -84,7 +84,11 @@ void register_module(Registry& registry) {
   engine.formats.push_back(
       {"mh-skeleton", "monster_hunter", "Monster Hunter (MHFU / MHP3rd) skeleton",
        [](const std::filesystem::path&, Bytes head) { return sniff_skeleton(head); },
-       open_skeleton});
+       open_skeleton,
+       {},
+       nullptr,
+       false,
+       [](const std::filesystem::path&, Bytes head) { return sniff_cut_skeleton(head); }});
   engine.formats.push_back({"mh-pac", "monster_hunter",
                             "Monster Hunter PAC container (a model PAC: skeleton, PMO, TMH, pack)",
                             [](const std::filesystem::path&, Bytes head) { return sniff_pac(head); },

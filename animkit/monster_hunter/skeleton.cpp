@@ -52,7 +52,8 @@ std::vector<int> Skeleton::parents() const {
   return p;
 }
 
-bool sniff_skeleton(Bytes bytes) {
+namespace {
+bool skeleton_head(Bytes bytes, bool whole) {
   if (bytes.size() < 24) return false;
   Reader r(bytes);
   const uint32_t magic = r.u32();
@@ -62,7 +63,7 @@ bool sniff_skeleton(Bytes bytes) {
   r.u32();
   const uint32_t params_size = r.u32();
   if ((magic != kMagicMhfu && magic != kMagicMhp3rd) || count == 0 || tag != 0) return false;
-  if (size > bytes.size() || size < 0x18 || params_size < 12 || params_size % 4 != 0) return false;
+  if ((whole && size > bytes.size()) || size < 0x18 || params_size < 12 || params_size % 4 != 0) return false;
   // The first bone's tag, when the head holds it: 0x4000xxxx.
   const size_t first = 0x18 + (params_size - 12);
   if (count > 1 && first + 4 <= bytes.size()) {
@@ -72,6 +73,10 @@ bool sniff_skeleton(Bytes bytes) {
   }
   return true;
 }
+}  // namespace
+
+bool sniff_skeleton(Bytes bytes) { return skeleton_head(bytes, true); }
+bool sniff_cut_skeleton(Bytes bytes) { return skeleton_head(bytes, false); }
 
 Skeleton read_skeleton(Bytes bytes) {
   Reader r(bytes);

@@ -56,6 +56,8 @@ struct Skeleton {
 
 // notes 4, "Sniff": length >= 24; a known magic; count > 0; size <= length; word 0x0C = 0.
 bool sniff_skeleton(Bytes bytes);
+// A cut skeleton (Format::sniff_cut): the same checks, except that `size` may pass the end.
+bool sniff_cut_skeleton(Bytes bytes);
 Skeleton read_skeleton(Bytes bytes);
 std::vector<uint8_t> write_skeleton(const Skeleton& skeleton);
 

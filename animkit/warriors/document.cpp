@@ -100,6 +100,16 @@ bool sniff_character(Bytes head) {
   return !whole(head) && pairs >= 2 && pairs * 2 + 1 >= t.size();
 }
 
+bool sniff_cut_pack(Bytes head) { return looks_like_pack(head, false); }
+
+bool sniff_cut_anm(Bytes head) {
+  if (!looks_like_resource(head, false) || word(head, 0) != 2) return false;
+  const std::vector<uint32_t> t = chunk_types(head, 0);
+  return !t.empty() && (t[0] == kAnimRotKeyframes || t[0] == kAnimData);
+}
+
+bool sniff_cut_character(Bytes head) { return looks_like_resource(head, false) && !sniff_cut_anm(head); }
+
 // ---- dump ------------------------------------------------------------------------------------
 
 namespace {

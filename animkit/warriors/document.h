@@ -31,6 +31,11 @@ WarriorsFile read_warriors_file(Bytes bytes, FileKind kind);
 bool sniff_pack(Bytes head);
 bool sniff_character(Bytes head);
 bool sniff_anm(Bytes head);
+// A cut file (Format::sniff_cut): the pack marker, or a resource whose headers walk within the
+// bytes until they run out (warriors-container.md, "Pack" / "Resource").
+bool sniff_cut_pack(Bytes head);
+bool sniff_cut_anm(Bytes head);
+bool sniff_cut_character(Bytes head);
 
 std::unique_ptr<Document> open_document(const std::filesystem::path& path, Bytes bytes,
                                         FileKind kind);

@@ -18,7 +18,9 @@ void register_module(Registry& registry) {
          return open_document(path, bytes, FileKind::kPack);
        },
        {},
-       [](const ImportRequest& r) { return import_warriors_container(r, true); }});
+       [](const ImportRequest& r) { return import_warriors_container(r, true); },
+       false,
+       [](const std::filesystem::path&, Bytes head) { return sniff_cut_pack(head); }});
   engine.formats.push_back(
       {"warriors-anm", "warriors", "The Warriors (PS2) .anm resource (chunks 0x00 + 0x02)",
        [](const std::filesystem::path&, Bytes head) { return sniff_anm(head); },
@@ -26,7 +28,9 @@ void register_module(Registry& registry) {
          return open_document(path, bytes, FileKind::kAnm);
        },
        {".anm"},
-       import_warriors_anm});  // `animkit import --as warriors-anm` (anm_import.h)
+       import_warriors_anm,
+       false,
+       [](const std::filesystem::path&, Bytes head) { return sniff_cut_anm(head); }});  // `animkit import --as warriors-anm` (anm_import.h)
   engine.formats.push_back(
       {"warriors-character", "warriors",
        "The Warriors (PS2) character data resource (clips, 0x08, 0x45)",
@@ -35,7 +39,9 @@ void register_module(Registry& registry) {
          return open_document(path, bytes, FileKind::kCharacter);
        },
        {},
-       [](const ImportRequest& r) { return import_warriors_container(r, false); }});
+       [](const ImportRequest& r) { return import_warriors_container(r, false); },
+       false,
+       [](const std::filesystem::path&, Bytes head) { return sniff_cut_character(head); }});
   engine.play = [](const Json& scenario, const std::filesystem::path& base,
                    const PlayOptions& options,
                    std::ostream& out) { return play_scenario(scenario, base, options, out); };

@@ -181,6 +181,12 @@ TEST(AcFormats, SniffsTellTheKinds) {
   EXPECT_FALSE(looks_like_animation(write_motion_table(humanoid_table())));
   EXPECT_TRUE(looks_like_animation(write_animation(all_hooks_animation())));
   EXPECT_FALSE(looks_like_motion_table(write_animation(all_hooks_animation())));
+  // A cut animation: its frames run past the end, and the cut sniff takes it (issue 31,
+  // item 4); a motion table is not taken either way.
+  const std::vector<uint8_t> a = write_animation(all_hooks_animation());
+  const std::vector<uint8_t> half(a.begin(), a.begin() + a.size() / 2);
+  EXPECT_TRUE(looks_like_animation(half, false));
+  EXPECT_FALSE(looks_like_animation(write_motion_table(humanoid_table()), false));
 }
 
 // Runtime page section 6: ids, names and class bits.

@@ -61,6 +61,13 @@ TEST(MhSkeleton, MhfuLayout) {
   EXPECT_EQ(back.animated(), 3);
   EXPECT_TRUE(sniff_skeleton(b));
   EXPECT_FALSE(sniff_pack(b));
+  // Cut in half: the size word passes the end, so only the cut sniff takes it (issue 31, item 4).
+  const std::vector<uint8_t> half(b.begin(), b.begin() + b.size() / 2);
+  EXPECT_FALSE(sniff_skeleton(half));
+  EXPECT_TRUE(sniff_cut_skeleton(half));
+  std::vector<uint8_t> other = half;
+  other[0] ^= 1;  // no known magic
+  EXPECT_FALSE(sniff_cut_skeleton(other));
 }
 
 // notes 6, "MHP3rd, params [0]": bones at 0x1C, the name at +0x54.
@@ -172,6 +179,7 @@ TEST(MhPack, ContainerLayoutSharedEmptyTail) {
   EXPECT_EQ(write_pack(back), b);
   EXPECT_TRUE(sniff_pack(b));
   EXPECT_FALSE(sniff_skeleton(b));
+  EXPECT_FALSE(sniff_cut_skeleton(b));
 }
 
 // notes 6: two equal distinct clips in one stream are written twice.

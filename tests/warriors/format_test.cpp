@@ -241,10 +241,19 @@ TEST(WarriorsContainer, SniffsRejectOtherFiles) {
     EXPECT_FALSE(sniff_pack(*b));
     EXPECT_FALSE(sniff_anm(*b));
     EXPECT_FALSE(sniff_character(*b));
+    EXPECT_FALSE(sniff_cut_pack(*b));
+    EXPECT_FALSE(sniff_cut_anm(*b));
+    EXPECT_FALSE(sniff_cut_character(*b));
   }
   // A resource whose data_size disagrees with its chunks is not taken either.
   std::vector<uint8_t> bytes = bytes_of(make_anm_resource(two_channel_clip()));
   EXPECT_TRUE(sniff_anm(bytes));
+  // Cut in half, the .anm is no longer whole, but its headers still walk (issue 31, item 4).
+  const std::vector<uint8_t> half(bytes.begin(), bytes.begin() + bytes.size() / 2);
+  EXPECT_FALSE(sniff_anm(half));
+  EXPECT_TRUE(sniff_cut_anm(half));
+  EXPECT_FALSE(sniff_cut_character(half));
+  EXPECT_FALSE(sniff_cut_pack(half));
   bytes[4] += 16;
   EXPECT_FALSE(sniff_anm(bytes));
 }

@@ -153,6 +153,31 @@ void add_encode(CLI::App& group, Cli& cli) {
   });
 }
 
+// A file recognize_object does not take (issue 31, item 4: say which byte is at fault): JSON gets
+// its parser's error; binary is read as the kind its id's type byte names (dat container, page 4),
+// so that a cut or damaged object reports its offset; any other type byte is the fault.
+ObjectKind kind_by_type_byte(const std::vector<uint8_t>& bytes, const std::string& in) {
+  if (looks_like_json(bytes)) {
+    (void)parse_json(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), in);
+    throw Error("JSON, but not a motion table, animation or Setup (its \"asherons_call\" kind)", 0,
+                in);
+  }
+  if (bytes.size() < 4) throw Error("the file ends before the object id (4 bytes)", bytes.size(), in);
+  switch (bytes[3]) {
+    case 0x09:
+      return ObjectKind::kMotionTable;
+    case 0x03:
+      return ObjectKind::kAnimation;
+    case 0x02:
+      return ObjectKind::kSetup;
+    default:
+      throw Error(fmt::format("id type byte {:#04x}: not a motion table (0x09), animation (0x03) or "
+                              "Setup (0x02), binary or JSON",
+                              bytes[3]),
+                  3, in);
+  }
+}
+
 void add_convert(CLI::App& group, Cli& cli) {
   auto* verb = group.add_subcommand(
       "convert", "MotionTable / Animation / Setup: binary <-> JSON (by the output's extension)");
@@ -167,7 +192,8 @@ void add_convert(CLI::App& group, Cli& cli) {
     // Issue 28: the kind by content (a JSON form that parses, else the id's type byte and the
     // layout), never one type taken for another.
     const Recognized r = recognize_object(bytes);
-    switch (r.kind) {
+    const ObjectKind read_as = r.kind == ObjectKind::kUnknown ? kind_by_type_byte(bytes, in) : r.kind;
+    switch (read_as) {
       case ObjectKind::kMotionTable: {
         const MotionTable t = load_motion_table(in);
         if (to_json_form)
@@ -193,11 +219,9 @@ void add_convert(CLI::App& group, Cli& cli) {
         break;
       }
       case ObjectKind::kUnknown:
-        throw Error(fmt::format("{}: not a motion table (0x09), animation (0x03) or Setup (0x02), "
-                                "binary or JSON",
-                                in));
+        break;  // kind_by_type_byte threw
     }
-    const std::string kind(object_kind_name(r.kind));
+    const std::string kind(object_kind_name(read_as));
     if (cli.json) {
       cli.out << dump_json(Json{{"input", in}, {"output", out}, {"kind", kind}}) << "\n";
     } else {

@@ -44,7 +44,10 @@ Model load_model(const std::string& pac_path, const std::string& skeleton_path,
       throw CLI::ValidationError("--skeleton", "a model PAC holds the skeleton: give one or the other");
     const std::vector<uint8_t> bytes = read_file(pac_path);
     try {
-      if (!mh::sniff_pac(bytes)) throw Error("not a PAC (a model PAC: skeleton, PMO, TMH, pack)", 0);
+      if (!mh::sniff_pac(bytes)) {
+        (void)mh::read_pac(bytes);  // a cut or damaged PAC: its table's error, at its offset
+        throw Error("not a PAC (a model PAC: skeleton, PMO, TMH, pack)", 0);
+      }
       mh::ModelPac mp = mh::read_model_pac(bytes, game);
       if (!mp.skeleton) throw Error("the PAC holds no skeleton");
       if (!mp.pack && pack_path.empty()) throw Error("the PAC holds no animation pack");
@@ -357,7 +360,10 @@ void add_verify(CLI::App& group, Cli& cli) {
     const std::vector<uint8_t> bytes = read_file(in);
     mh::ModelPac m;
     try {
-      if (!mh::sniff_pac(bytes)) throw Error("not a PAC: verify takes a model PAC");
+      if (!mh::sniff_pac(bytes)) {
+        (void)mh::read_pac(bytes);  // a cut or damaged PAC: its table's error, at its offset
+        throw Error("not a PAC: verify takes a model PAC", 0);
+      }
       m = mh::read_model_pac(bytes, g);
     } catch (const Error& e) {
       throw e.with_file(in);

@@ -81,10 +81,9 @@ bool sniff_atr(const std::filesystem::path& path, Bytes head) {
   o.anim_check = true;
   const AnimTreeFile f = parse_anim_tree(text, o);
   if (!f.ok()) return false;
-  for (int c : f.root().children) {
-    if (!f.nodes[c].is_leaf()) return true;
-  }
-  return false;
+  bool parent = false;
+  f.for_each_child(f.root(), [&](int32_t c) { parent = parent || !f.nodes[c].is_leaf(); });
+  return parent;
 }
 
 std::unique_ptr<Document> open_atr(const std::filesystem::path& path, Bytes bytes,

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 #include <unordered_set>
 
@@ -15,65 +16,79 @@ struct Stop {};
 
 class Build {
  public:
-  Build(const LoadOptions& options, LoadResult& out) : options_(options), out_(out) {}
+  Build(const LoadOptions& options, std::string_view text, LoadResult& out)
+      : options_(options), text_(text), out_(out) {}
 
-  void error(const AtrNode* node, const std::string& message) {
+  // A diagnostic at node `index`'s place in the file (none for the root).
+  void error(int32_t index, const std::string& message) {
     Diagnostic d;
     d.file = options_.file;
-    if (node) {
-      d.line = node->line;
-      d.column = node->column;
-      d.offset = node->offset;
+    const XAnimEntry& e = out_.anim->entries[index];
+    if (e.line > 0) {
+      d.line = e.line;
+      d.column = e.column;
+      d.offset = offset_of(e.line, e.column);
     }
     d.message = message;
     out_.diagnostics.push_back(std::move(d));
     if (!options_.keep_going) throw Stop{};
   }
 
-  const AtrNode* source(int32_t index) const {
-    const int s = out_.anim->entries[index].source;
-    return s >= 0 ? &out_.parsed.nodes[s] : nullptr;
+  // The byte offset of a 1-based line and byte column (the inverse of the parse's LineCursor:
+  // lines count '\n'). Nodes keep their line and column only; the line starts are found when a
+  // diagnostic first needs them.
+  uint64_t offset_of(int line, int column) {
+    if (line_starts_.empty()) {
+      line_starts_.push_back(0);
+      for (size_t i = 0; i < text_.size(); ++i) {
+        if (text_[i] == '\n') line_starts_.push_back(i + 1);
+      }
+    }
+    const size_t l = std::min(static_cast<size_t>(line), line_starts_.size()) - 1;
+    return line_starts_[l] + static_cast<uint64_t>(column) - 1;
   }
 
   // Binding (cod-animtrees.txt, "Script integration"): in build order, the first node with a
   // referenced name binds it; a later one reports `duplicate animation '%s' in
   // 'animtrees/%s.atr'`.
   void bind(const std::unordered_set<std::string>& referenced) {
-    for (int32_t i : out_.anim->visit_order) {
-      const std::string& name = out_.anim->entries[i].name;
-      if (!referenced.count(name)) continue;
+    if (referenced.empty()) return;
+    for_each_in_build_order(*out_.anim, [&](int32_t i) {
+      const std::string name(out_.anim->node_name(i));
+      if (!referenced.count(name)) return;
       if (!out_.bindings.emplace(name, i).second) {
-        error(source(i), fmt::format("duplicate animation '{}' in 'animtrees/{}.atr'", name,
-                                     options_.tree_name));
+        error(i, fmt::format("duplicate animation '{}' in 'animtrees/{}.atr'", name,
+                             options_.tree_name));
       } else if (i > kMaxPackedNodeIndex) {
         // "The low 16 bits hold the node index": a larger index would be truncated silently
         // into another node's value.
-        error(source(i), fmt::format("node index {} of '{}' does not fit the 16 bits of a packed "
-                                     "animation reference (at most {})",
-                                     i, name, kMaxPackedNodeIndex));
+        error(i, fmt::format("node index {} of '{}' does not fit the 16 bits of a packed "
+                             "animation reference (at most {})",
+                             i, name, kMaxPackedNodeIndex));
       }
-    }
+    });
   }
 
   // Leaves (cod-animtrees.txt, "Node kinds"): FS_GetDataForFile("xanim", name, "").
   void resolve_leaves() {
     AssetResolver everything;
     const AssetResolver& assets = options_.assets ? *options_.assets : everything;
-    for (int32_t i : out_.anim->visit_order) {
+    for_each_in_build_order(*out_.anim, [&](int32_t i) {
       XAnimEntry& e = out_.anim->entries[i];
-      if (!e.leaf) continue;
+      if (!e.leaf) return;
+      const std::string_view name = out_.anim->node_name(i);
       // "A leaf name is also an xanim asset name": xanim/<name> must fit MAX_QPATH with its NUL.
-      if (e.name.size() > kMaxLeafNameLength) {
+      if (name.size() > kMaxLeafNameLength) {
         const std::string shown =
-            e.name.size() > 64 ? e.name.substr(0, 61) + "..." : e.name;
-        error(source(i), fmt::format("animation name '{}' ({} bytes) does not fit "
-                                     "'xanim/<name>' in MAX_QPATH ({} bytes): at most {} bytes",
-                                     shown, e.name.size(), kMaxQPath, kMaxLeafNameLength));
-        continue;
+            name.size() > 64 ? std::string(name.substr(0, 61)) + "..." : std::string(name);
+        error(i, fmt::format("animation name '{}' ({} bytes) does not fit "
+                             "'xanim/<name>' in MAX_QPATH ({} bytes): at most {} bytes",
+                             shown, name.size(), kMaxQPath, kMaxLeafNameLength));
+        return;
       }
-      e.asset = assets.find(e.name);
-      if (!e.asset) error(source(i), fmt::format("Cannot find 'xanim/{}'", e.name));
-    }
+      e.set_asset(assets.find(name));
+      if (!e.has_asset) error(i, fmt::format("Cannot find 'xanim/{}'", name));
+    });
   }
 
   // The sync setup (cod-animtrees.txt, "Sync groups"), leaf by leaf in build order, walking up
@@ -82,9 +97,9 @@ class Build {
   void sync_setup() {
     const XAnim& a = *out_.anim;
     std::set<int32_t> reported;  // with --keep-going: one diagnostic per offending parent
-    for (int32_t i : a.visit_order) {
+    for_each_in_build_order(a, [&](int32_t i) {
       const XAnimEntry& leaf = a.entries[i];
-      if (!leaf.leaf) continue;
+      if (!leaf.leaf) return;
       int32_t inner = -1, inner_depth = 0;
       int depth = 0;
       for (int32_t p = leaf.parent; p >= 0; p = a.entries[p].parent) {
@@ -92,7 +107,7 @@ class Build {
         const uint8_t f = a.entries[p].flags;
         if ((f & kLoopSync) && (f & kNonLoopSync)) {
           if (reported.insert(p).second) {
-            error(source(p), "animation cannot be sync looping and sync nonlooping");
+            error(p, "animation cannot be sync looping and sync nonlooping");
           }
         }
         if (!(f & (kLoopSync | kNonLoopSync))) continue;
@@ -100,24 +115,23 @@ class Build {
           inner = p;
           inner_depth = depth;
         } else if (reported.insert(-2 - inner).second) {
-          error(
-              source(inner),
-              fmt::format("duplicate specification of animation sync in '{}', {} nodes above '{}'",
-                          options_.tree_name, inner_depth, leaf.name));
+          error(inner,
+                fmt::format("duplicate specification of animation sync in '{}', {} nodes above '{}'",
+                            options_.tree_name, inner_depth, a.node_name(i)));
         }
       }
-      if (inner < 0 || !leaf.asset || !leaf.asset->looping) continue;
+      if (inner < 0 || !leaf.has_asset || !leaf.looping_known) return;
       const uint8_t f = a.entries[inner].flags;
-      if ((f & kLoopSync) && (f & kNonLoopSync)) continue;
-      const bool looping = *leaf.asset->looping;
+      if ((f & kLoopSync) && (f & kNonLoopSync)) return;
+      const bool looping = leaf.looping;
       if ((f & kLoopSync) && !looping) {
-        error(source(i), fmt::format("animation '{}' in '{}' cannot be sync looping and nonlooping",
-                                     leaf.name, options_.tree_name));
+        error(i, fmt::format("animation '{}' in '{}' cannot be sync looping and nonlooping",
+                             a.node_name(i), options_.tree_name));
       } else if ((f & kNonLoopSync) && looping) {
-        error(source(i), fmt::format("animation '{}' in '{}' cannot be sync nonlooping and looping",
-                                     leaf.name, options_.tree_name));
+        error(i, fmt::format("animation '{}' in '{}' cannot be sync nonlooping and looping",
+                             a.node_name(i), options_.tree_name));
       }
-    }
+    });
   }
 
   // Scr_CheckAnimsDefined: after the tree is built, every referenced name no node bound.
@@ -140,7 +154,9 @@ class Build {
 
  private:
   const LoadOptions& options_;
+  std::string_view text_;
   LoadResult& out_;
+  std::vector<uint64_t> line_starts_;  // filled by the first offset_of
 };
 
 }  // namespace
@@ -161,11 +177,11 @@ LoadResult load_anim_tree(std::string_view text, const LoadOptions& options) {
   po.references = &referenced;
   po.anim_check = options.anim_check;
   po.keep_going = options.keep_going;
-  out.parsed = parse_anim_tree(text, po);
-  out.diagnostics = out.parsed.diagnostics;
-  if (!out.parsed.ok() && !options.keep_going) return out;  // the stock loader stops here
-  out.anim = build_xanim(out.parsed, options.tree_name, options.checksum_seed);
-  Build b(options, out);
+  AnimTreeFile parsed = parse_anim_tree(text, po);
+  out.diagnostics = std::move(parsed.diagnostics);
+  if (has_error(out.diagnostics) && !options.keep_going) return out;  // the stock loader stops
+  out.anim = build_xanim(std::move(parsed), options.tree_name, options.checksum_seed);
+  Build b(options, text, out);
   try {
     b.bind(referenced);
     b.resolve_leaves();

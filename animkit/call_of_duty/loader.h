@@ -38,8 +38,9 @@ struct LoadOptions {
 
 struct LoadResult {
   std::string tree_name;
-  AnimTreeFile parsed;
-  std::optional<XAnim> anim;  // absent when the parse failed and the loader stopped
+  // Absent when the parse failed and the loader stopped. The parse itself is not kept: the tree
+  // holds the names and places the outputs need (issue 26: a 2 M-node tree held once).
+  std::optional<XAnim> anim;
   // Referenced name -> node index of the node that bound it (the first in build order).
   std::unordered_map<std::string, int32_t> bindings;
   std::vector<Diagnostic> diagnostics;  // parse, then build, then the references check

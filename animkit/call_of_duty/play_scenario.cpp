@@ -164,14 +164,15 @@ Loaded load(const Json& j, const std::filesystem::path& base, const std::vector<
   for (size_t i = 0; i < r.anim->entries.size(); ++i) {
     const XAnimEntry& e = r.anim->entries[i];
     if (!e.leaf) continue;
-    if (e.name == "void" || e.name == "void_loop") {
-      anims[i].looped = e.name == "void_loop";  // the loader's placeholders: no parts
+    const std::string name(r.anim->node_name(i));
+    if (name == "void" || name == "void_loop") {
+      anims[i].looped = name == "void_loop";  // the loader's placeholders: no parts
       continue;
     }
     std::string where;
-    const std::vector<uint8_t> bytes = find_xanim(e.name, files, xanim_dir, where);
+    const std::vector<uint8_t> bytes = find_xanim(name, files, xanim_dir, where);
     try {
-      auto file = std::make_shared<XAnimFile>(parse_xanim(bytes, e.name));
+      auto file = std::make_shared<XAnimFile>(parse_xanim(bytes, name));
       anims[i].looped = file->header.looped();
       anims[i].file = std::move(file);
     } catch (const Error& err) {
@@ -180,7 +181,7 @@ Loaded load(const Json& j, const std::filesystem::path& base, const std::vector<
   }
   Loaded out;
   for (size_t i = 0; i < r.anim->entries.size(); ++i) {
-    out.nodes.try_emplace(r.anim->entries[i].name, static_cast<int32_t>(i));
+    out.nodes.try_emplace(std::string(r.anim->node_name(i)), static_cast<int32_t>(i));
   }
   for (const auto& [name, node] : r.bindings) out.nodes[name] = node;  // the stock binding wins
   out.player = std::make_unique<TreePlayer>(std::move(*r.anim), std::move(anims));
@@ -234,7 +235,7 @@ Json update_json(int update, float dt, const TreePlayer& player) {
   for (size_t i = 0; i < states.size(); ++i) {
     const PlayNodeState& s = states[i];
     if (!s.started) continue;
-    Json n{{"node", i}, {"name", tree.entries[i].name}, {"weight", json_float(s.weight)},
+    Json n{{"node", i}, {"name", tree.node_name(i)}, {"weight", json_float(s.weight)},
            {"goal", json_float(s.goal)}};
     if (tree.entries[i].leaf) {
       n["time"] = json_float(s.time);
@@ -247,7 +248,7 @@ Json update_json(int update, float dt, const TreePlayer& player) {
     Json out = Json::array();
     for (const PlayNote& n : list) {
       const XAnimTimedNote& note = player.notes(n.node)[n.entry];
-      Json j{{"node", n.node}, {"leaf", tree.entries[n.node].name}, {"note", note.name},
+      Json j{{"node", n.node}, {"leaf", tree.node_name(n.node)}, {"note", note.name},
              {"entry", n.entry}, {"time", json_float(note.time)}};
       if (fraction) j["fraction"] = json_float(n.fraction);
       out.push_back(std::move(j));
@@ -265,7 +266,7 @@ Json update_json(int update, float dt, const TreePlayer& player) {
   Json deltas = Json::array();
   for (const PlayDelta& d : player.deltas()) {
     deltas.push_back({{"node", d.node},
-                      {"leaf", tree.entries[d.node].name},
+                      {"leaf", tree.node_name(d.node)},
                       {"rotation", {json_float(d.rotation[0]), json_float(d.rotation[1])}},
                       {"translation", to_json(d.translation)}});
   }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -35,68 +36,159 @@ Json diagnostic_json(const Diagnostic& d) {
 namespace {
 
 Json node_json(const LoadResult& r, size_t i) {
-  const XAnimEntry& e = r.anim->entries[i];
+  const XAnim& a = *r.anim;
+  const XAnimEntry& e = a.entries[i];
+  const std::string_view name = a.node_name(i);
   Json n{{"index", i}};
-  put_text(n, "name", e.name);
+  put_text(n, "name", name);
   n.update(Json{{"parent", e.parent >= 0 ? Json(e.parent) : Json(nullptr)},
          {"first_child", e.first_child},
          {"child_count", e.child_count},
          {"flags", flag_names(e.flags)},
          {"leaf", e.leaf}});
-  if (e.source >= 0) {
-    const AtrNode& s = r.parsed.nodes[e.source];
-    if (s.synthetic) {
+  if (i != 0) {  // the root has no place in the file
+    if (e.synthetic) {
       n["synthetic"] = true;
     } else {
-      n["line"] = s.line;
-      n["column"] = s.column;
+      n["line"] = e.line;
+      n["column"] = e.column;
     }
   }
   if (e.leaf) {
-    put_text(n, "asset", "xanim/" + e.name);
-    if (e.asset && e.asset->looping) n["looping"] = *e.asset->looping;
-    if (e.asset && e.asset->length) n["length"] = json_float(*e.asset->length);
+    put_text(n, "asset", "xanim/" + std::string(name));
+    if (e.has_asset && e.looping_known) n["looping"] = e.looping;
+    if (e.has_asset && e.length_known) n["length"] = json_float(e.length);
   }
   return n;
 }
 
-// Everything but the nodes, with "nodes" holding `nodes`.
-Json tree_json_with(const LoadResult& r, Json nodes) {
-  Json diags = Json::array();
-  for (const Diagnostic& d : r.diagnostics) diags.push_back(diagnostic_json(d));
+// The document's members before "nodes": {"tree", "loaded", "node_count", "checksum"}.
+Json tree_head(const LoadResult& r) {
   Json j;
   put_text(j, "tree", r.tree_name);
   j.update(Json{{"loaded", r.loaded()},
-              {"node_count", r.anim ? r.anim->node_count : 0},
-              {"checksum", r.anim ? Json(r.anim->checksum) : Json(nullptr)},
-              {"nodes", std::move(nodes)},
-              {"diagnostics", std::move(diags)}});
+                {"node_count", r.anim ? r.anim->node_count : 0},
+                {"checksum", r.anim ? Json(r.anim->checksum) : Json(nullptr)}});
   return j;
+}
+
+// True when a string's JSON text is its bytes between quotes: printable ASCII without `"` or
+// `\` (node names are identifiers, so every name of a loaded tree is).
+bool plain(std::string_view s) {
+  for (const char c : s) {
+    if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') return false;
+  }
+  return true;
+}
+
+void put_int(std::string& b, int64_t v) {
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
+  b.append(digits, end);
+}
+
+// node_json(r, i).dump() written straight into `b` (issue 26: a 2 M-node tree in seconds, not
+// one nlohmann object per node). A name the fast form cannot write as it is goes through
+// node_json, so the one escaping rule (json_text.h) decides its text.
+void write_node(std::string& b, const LoadResult& r, size_t i) {
+  const XAnim& a = *r.anim;
+  const XAnimEntry& e = a.entries[i];
+  const std::string_view name = a.node_name(i);
+  if (!plain(name)) {
+    b += node_json(r, i).dump();
+    return;
+  }
+  b += "{\"index\":";
+  put_int(b, static_cast<int64_t>(i));
+  b += ",\"name\":\"";
+  b += name;
+  b += "\",\"parent\":";
+  if (e.parent >= 0) {
+    put_int(b, e.parent);
+  } else {
+    b += "null";
+  }
+  b += ",\"first_child\":";
+  put_int(b, e.first_child);
+  b += ",\"child_count\":";
+  put_int(b, e.child_count);
+  b += ",\"flags\":[";
+  const char* sep = "";
+  for (const auto& [bit, text] : {std::pair{kLoopSync, "\"loopsync\""},
+                                  std::pair{kNonLoopSync, "\"nonloopsync\""},
+                                  std::pair{kComplete, "\"complete\""}}) {
+    if (!(e.flags & bit)) continue;
+    b += sep;
+    b += text;
+    sep = ",";
+  }
+  b += e.leaf ? "],\"leaf\":true" : "],\"leaf\":false";
+  if (i != 0) {
+    if (e.synthetic) {
+      b += ",\"synthetic\":true";
+    } else {
+      b += ",\"line\":";
+      put_int(b, e.line);
+      b += ",\"column\":";
+      put_int(b, e.column);
+    }
+  }
+  if (e.leaf) {
+    b += ",\"asset\":\"xanim/";
+    b += name;
+    b += '"';
+    if (e.has_asset && e.looping_known) b += e.looping ? ",\"looping\":true" : ",\"looping\":false";
+    if (e.has_asset && e.length_known) {
+      b += ",\"length\":";
+      b += Json(json_float(e.length)).dump();  // nlohmann's number text, as the whole document
+    }
+  }
+  b += '}';
 }
 
 }  // namespace
 
 Json tree_json(const LoadResult& r) {
+  Json j = tree_head(r);
   Json nodes = Json::array();
   if (r.anim) {
     for (size_t i = 0; i < r.anim->entries.size(); ++i) nodes.push_back(node_json(r, i));
   }
-  return tree_json_with(r, std::move(nodes));
+  j["nodes"] = std::move(nodes);
+  Json diags = Json::array();
+  for (const Diagnostic& d : r.diagnostics) diags.push_back(diagnostic_json(d));
+  j["diagnostics"] = std::move(diags);
+  return j;
 }
 
 void write_tree_json(std::ostream& out, const LoadResult& r) {
-  // The document around a placeholder, split where the nodes go.
-  const std::string shell = tree_json_with(r, Json("\x01nodes\x01")).dump();
-  const std::string mark = "\"\\u0001nodes\\u0001\"";
-  const size_t at = shell.find(mark);
-  out << shell.substr(0, at) << '[';
+  // The head's compact text without its closing brace, then the members written piece by piece
+  // (the compact dump of an object is its members' texts joined by ',').
+  std::string b = tree_head(r).dump();
+  b.pop_back();
+  b += ",\"nodes\":[";
+  constexpr size_t kFlushAt = 1 << 16;
   if (r.anim) {
     for (size_t i = 0; i < r.anim->entries.size(); ++i) {
-      if (i) out << ',';
-      out << node_json(r, i).dump();
+      if (i) b += ',';
+      write_node(b, r, i);
+      if (b.size() >= kFlushAt) {
+        out.write(b.data(), static_cast<std::streamsize>(b.size()));
+        b.clear();
+      }
     }
   }
-  out << ']' << shell.substr(at + mark.size());
+  b += "],\"diagnostics\":[";
+  for (size_t i = 0; i < r.diagnostics.size(); ++i) {
+    if (i) b += ',';
+    b += diagnostic_json(r.diagnostics[i]).dump();
+    if (b.size() >= kFlushAt) {
+      out.write(b.data(), static_cast<std::streamsize>(b.size()));
+      b.clear();
+    }
+  }
+  b += "]}";
+  out.write(b.data(), static_cast<std::streamsize>(b.size()));
 }
 
 std::string tree_text(const LoadResult& r) {
@@ -114,7 +206,7 @@ std::string tree_text(const LoadResult& r) {
       std::string props;
       for (const std::string& f : flag_names(e.flags)) props += " " + f;
       s += fmt::format(
-          "{:>5}  {}{}{}{}\n", i, std::string(static_cast<size_t>(depth) * 2, ' '), e.name,
+          "{:>5}  {}{}{}{}\n", i, std::string(static_cast<size_t>(depth) * 2, ' '), a.node_name(i),
           props.empty() ? "" : " :" + props,
           e.leaf ? ""
                  : fmt::format("  [{}..{}]", e.first_child, e.first_child + e.child_count - 1));
@@ -152,13 +244,12 @@ std::string tree_dot(const LoadResult& r) {
     for (size_t i = 0; i < a.entries.size(); ++i) {
       const XAnimEntry& e = a.entries[i];
       // One line per property: DOT's `\n` escape, so the name itself is escaped first.
-      std::string label = "\"" + dot_escape(fmt::format("{}: {}", i, e.name));
+      std::string label = "\"" + dot_escape(fmt::format("{}: {}", i, a.node_name(i)));
       for (const std::string& f : flag_names(e.flags)) label += "\\n" + f;
       label += "\"";
       std::string attrs;
       if (e.leaf) {
-        const bool synthetic = e.source >= 0 && r.parsed.nodes[e.source].synthetic;
-        attrs = synthetic ? "shape=ellipse, style=dashed" : "shape=ellipse";
+        attrs = e.synthetic ? "shape=ellipse, style=dashed" : "shape=ellipse";
       } else {
         attrs = "shape=box";
         std::string style;

@@ -68,7 +68,7 @@ TreePlayer::TreePlayer(XAnim tree, std::vector<PlayLeafAnim> anims) : tree_(std:
       if (h.frame_rate < 0) {
         throw Error(fmt::format("xanim '{}' (node {} '{}'): negative frameRate {}; time would "
                                 "run backwards (§2.4)",
-                                leaf.file->name, i, e.name, h.frame_rate));
+                                leaf.file->name, i, tree_.node_name(i), h.frame_rate));
       }
       leaf.n = leaf.file->frame_count_minus_one();
       leaf.at = xanim_frame(0.0f, leaf.n);  // t = 0 until the leaf advances
@@ -311,7 +311,7 @@ void TreePlayer::advance(int32_t node, float dt) {
   const float step = (leaf.frequency * s.rate) * dt;
   if (!std::isfinite(step)) {
     throw Error(fmt::format("node {} '{}': the step frequency x rate x dt overflows float32", node,
-                            tree_.entries[node].name));
+                            tree_.node_name(node)));
   }
   float t = s.time + step;
   if (t >= 1.0f) {

@@ -27,25 +27,26 @@ bool XAnimHasTime(const XAnim& anims, int32_t index) {
 
 bool XAnimIsLooped(const XAnim& anims, int32_t index) {
   const XAnimEntry& e = entry(anims, index);
-  if (e.leaf) return e.asset && e.asset->looping.value_or(false);
+  if (e.leaf) return e.has_asset && e.looping_known && e.looping;
   return (e.flags & kLoopSync) != 0;
 }
 
 std::string XAnimGetAnimName(const XAnim& anims, int32_t index) {
   const XAnimEntry& e = entry(anims, index);
-  return e.leaf ? e.name : "<non-leaf anim>";
+  return e.leaf ? std::string(anims.node_name(index)) : "<non-leaf anim>";
 }
 
 float XAnimGetLength(const XAnim& anims, int32_t index) {
   const XAnimEntry& e = entry(anims, index);
   if (!e.leaf) {
     throw Error(fmt::format("XAnimGetLength: node {} ('{}') of '{}' is not a primitive animation",
-                            index, e.name, anims.name));
+                            index, anims.node_name(index), anims.name));
   }
-  if (!e.asset || !e.asset->length) {
-    throw Error(fmt::format("XAnimGetLength: the length of xanim/{} is not known", e.name));
+  if (!e.has_asset || !e.length_known) {
+    throw Error(fmt::format("XAnimGetLength: the length of xanim/{} is not known",
+                            anims.node_name(index)));
   }
-  return *e.asset->length;
+  return e.length;
 }
 
 int32_t XAnimGetNumChildren(const XAnim& anims, int32_t index) {

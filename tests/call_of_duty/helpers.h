@@ -45,7 +45,7 @@ inline std::vector<std::string> places(const LoadResult& r) {
 inline std::vector<std::string> names(const LoadResult& r) {
   std::vector<std::string> out;
   if (r.anim) {
-    for (const XAnimEntry& e : r.anim->entries) out.push_back(e.name);
+    for (size_t i = 0; i < r.anim->entries.size(); ++i) out.emplace_back(r.anim->node_name(i));
   }
   return out;
 }

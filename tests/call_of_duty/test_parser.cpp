@@ -69,10 +69,10 @@ TEST(CodExamples, SyncGroups) {
   const LoadResult r = load_all(text);
   ASSERT_TRUE(r.loaded());
   ASSERT_EQ(r.anim->node_count, 8u);
-  EXPECT_EQ(r.anim->entries[1].name, "walk_run");
+  EXPECT_EQ(r.anim->node_name(1), "walk_run");
   EXPECT_EQ(r.anim->entries[1].flags, kLoopSync);
   EXPECT_EQ(r.anim->entries[2].flags, kLoopSync);
-  EXPECT_EQ(r.anim->entries[3].name, "stand_shoot");
+  EXPECT_EQ(r.anim->node_name(3), "stand_shoot");
   EXPECT_EQ(r.anim->entries[3].flags, kNonLoopSync);
 }
 
@@ -98,7 +98,7 @@ TEST(CodExamples, CompleteSyncGroupKeepsItsSubtree) {
   const LoadResult r = load(kProne, refs({"pronemg42_fire"}));
   ASSERT_TRUE(r.loaded());
   EXPECT_EQ(r.anim->node_count, 8u);
-  EXPECT_EQ(r.anim->entries[1].name, "pronemg42_fire");  // names are stored lower-cased
+  EXPECT_EQ(r.anim->node_name(1), "pronemg42_fire");  // names are stored lower-cased
   EXPECT_EQ(r.anim->entries[1].flags, kComplete | kLoopSync);
   EXPECT_EQ(r.find("proneMG42_fire"), 1);
   // Not referenced: `complete` forces nothing ("only when its own node is kept").
@@ -113,7 +113,7 @@ TEST(CodExamples, EmptyGroup) {
   const LoadResult r = load(text, refs({"testmap_testing", "idle"}));
   ASSERT_TRUE(r.loaded());
   EXPECT_EQ(names(r), (V{"root", "idle", "testmap_testing", "void"}));
-  EXPECT_TRUE(r.parsed.nodes[r.anim->entries[3].source].synthetic);
+  EXPECT_TRUE(r.anim->entries[3].synthetic);
   // Not referenced: pruned ("Empty groups that no script references are pruned").
   const LoadResult none = load(text, refs({"idle"}));
   EXPECT_EQ(names(none), (V{"root", "idle"}));
@@ -319,8 +319,8 @@ TEST(CodParser, CommentsAndWhitespace) {
   const LoadResult r = load_all(text);
   ASSERT_TRUE(r.loaded());
   EXPECT_EQ(names(r), (V{"root", "main", "idle"}));
-  EXPECT_EQ(r.parsed.nodes[r.anim->entries[2].source].line, 6);
-  EXPECT_EQ(r.parsed.nodes[r.anim->entries[2].source].column, 2);
+  EXPECT_EQ(r.anim->entries[2].line, 6);
+  EXPECT_EQ(r.anim->entries[2].column, 2);
 }
 
 }  // namespace
@@ -363,15 +363,38 @@ namespace {
 
 TEST(CodBigInputs, StreamedJsonIsTheSameDocument) {
   // Issue 12, item 6: `cod tree --json` writes node by node.
+  // Issue 26: the nodes are written as text, not as nlohmann objects; the assets' loop and
+  // length, the flags, a void and the root's missing place all go the fast way.
+  AssetResolver assets;
+  assets.add("a", {true, 1.5f});
+  assets.add("b", {false, std::nullopt});
+  assets.add("c", {std::nullopt, 0.1f});
   testing::Settings s;
-  s.refs = {"aim", "missing"};
+  s.refs = {"aim", "missing", "empty"};
   s.keep_going = true;
+  s.assets = &assets;
   const LoadResult r = testing::load(
-      "aim : complete loopsync\n{\n    a\n    b\n}\nempty\n{\n}\nlone\n", s);
+      "aim : complete loopsync\n{\n    a\n    b\n    c\n}\nempty : loopsync\n{\n}\nlone\n", s);
   std::ostringstream out;
   write_tree_json(out, r);
   EXPECT_EQ(out.str(), tree_json(r).dump());
   EXPECT_NE(out.str().find("\"diagnostics\":[{"), std::string::npos);
+  // Written out by hand from the layout rules (newest first: root [1..2] = empty, aim; empty's
+  // [3] = void_loop; aim's [4..6] = c, b, a).
+  for (const char* node :
+       {"{\"index\":0,\"name\":\"root\",\"parent\":null,\"first_child\":1,\"child_count\":2,"
+        "\"flags\":[],\"leaf\":false}",
+        "{\"index\":2,\"name\":\"aim\",\"parent\":0,\"first_child\":4,\"child_count\":3,"
+        "\"flags\":[\"loopsync\",\"complete\"],\"leaf\":false,\"line\":1,\"column\":1}",
+        "{\"index\":3,\"name\":\"void_loop\",\"parent\":1,\"first_child\":0,\"child_count\":0,"
+        "\"flags\":[],\"leaf\":true,\"synthetic\":true,\"asset\":\"xanim/void_loop\",\"looping\":true}",
+        "{\"index\":4,\"name\":\"c\",\"parent\":2,\"first_child\":0,\"child_count\":0,"
+        "\"flags\":[],\"leaf\":true,\"line\":5,\"column\":5,\"asset\":\"xanim/c\",\"length\":0.1}",
+        "{\"index\":6,\"name\":\"a\",\"parent\":2,\"first_child\":0,\"child_count\":0,"
+        "\"flags\":[],\"leaf\":true,\"line\":3,\"column\":5,\"asset\":\"xanim/a\",\"looping\":true,"
+        "\"length\":1.5}"}) {
+    EXPECT_NE(out.str().find(node), std::string::npos) << node << "\n" << out.str();
+  }
   const LoadResult failed = testing::load("main\n{\n", s);  // a parse error: no tree
   std::ostringstream out2;
   write_tree_json(out2, failed);

@@ -52,7 +52,7 @@ struct Built {
   LoadResult load;
   int32_t node(const std::string& name) const {
     for (size_t i = 0; i < load.anim->entries.size(); ++i) {
-      if (load.anim->entries[i].name == name) return static_cast<int32_t>(i);
+      if (load.anim->node_name(i) == name) return static_cast<int32_t>(i);
     }
     ADD_FAILURE() << "no node " << name;
     return 0;
@@ -67,7 +67,7 @@ Built build(const std::string& text,
   EXPECT_TRUE(b.load.loaded());
   std::vector<PlayLeafAnim> anims(b.load.anim->entries.size());
   for (size_t i = 0; i < anims.size(); ++i) {
-    auto it = files.find(b.load.anim->entries[i].name);
+    auto it = files.find(std::string(b.load.anim->node_name(i)));
     if (it == files.end()) continue;
     anims[i].file = it->second;
     anims[i].looped = it->second->header.looped();

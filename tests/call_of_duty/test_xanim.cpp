@@ -54,7 +54,7 @@ TEST(CodXAnim, RangesHandedOutDepthFirst) {
   EXPECT_EQ(e[5].first_child, 6);
   EXPECT_EQ(e[6].parent, 5);
   EXPECT_EQ(e[3].parent, 1);
-  EXPECT_EQ(r.anim->visit_order, (std::vector<int32_t>{0, 1, 3, 2, 4, 5, 6}));
+  EXPECT_EQ(build_order(*r.anim), (std::vector<int32_t>{0, 1, 3, 2, 4, 5, 6}));
 }
 
 TEST(CodXAnim, ChecksumOfANestedTree) {

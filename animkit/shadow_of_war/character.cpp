@@ -51,7 +51,9 @@ void ModelAnimation::submit() {
 
 void ModelAnimation::evaluate(PoseJob& job, const OperationTable& table) {
   job.skeleton = skeleton;
-  job.prepare(blend_entries.size());  // allocates only while the thread's scratch grows
+  // Sized for the most trackers a model holds, so a thread that meets its first cross-fade late
+  // does not allocate then.
+  job.prepare(std::max(blend_entries.size(), kMaxTrackers));
   job.entries = blend_entries;
   job.output = {};
   job.packed = &output;

@@ -10,12 +10,15 @@
 // neither the search nor the division is repeated. A clip whose tracks share their key times
 // (a resampled clip: every track keyed at the clip's rate) searches once per sample; any other
 // clip searches from the previous channel's key (a hint: any value gives the same key).
+// The rotations' interpolation and normalisation run on SIMD lanes, one joint per lane
+// (rotation_lanes.h); the key search and the translations and scales stay scalar.
 #pragma once
 
 #include <cstdint>
 #include <span>
 
 #include "animkit/core/clip.h"
+#include "animkit/shadow_of_war/output_pose.h"
 
 namespace animkit::shadow_of_war {
 
@@ -37,5 +40,15 @@ enum class SampleStore : uint8_t {
 // written. Requires out.size() and rest.size() >= the clip's joint count.
 void sample_keys(const Clip& clip, float time, KeyCursor& cursor, std::span<const Transform> rest,
                  std::span<Transform> out, SampleStore store = SampleStore::kRaw);
+
+// A whole pose: sample_keys for the clip's joints, and out[j] = rest[j] past them, stored the
+// same way (kFullLayer: as blend_layer leaves the rest pose). Every joint of `out` is written;
+// requires rest.size() >= out.size() >= the clip's joint count.
+void sample_pose(const Clip& clip, float time, KeyCursor& cursor, std::span<const Transform> rest,
+                 std::span<Transform> out, SampleStore store);
+// The same straight into a character's output pose, for rest.size() joints (the pose job's
+// OUTPUT of a single live sample: no pose to copy).
+void sample_pose(const Clip& clip, float time, KeyCursor& cursor, std::span<const Transform> rest,
+                 OutputPose& out, SampleStore store);
 
 }  // namespace animkit::shadow_of_war

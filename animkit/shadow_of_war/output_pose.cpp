@@ -1,5 +1,6 @@
 #include "animkit/shadow_of_war/output_pose.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -23,7 +24,7 @@ void OutputPose::assign(std::span<const Transform> pose) {
   joints_.resize(n);
   uint32_t other = 0;  // non-zero: some scale component is not 1
   for (size_t j = 0; j < n; ++j) {
-    std::memcpy(&joints_[j], &pose[j], sizeof(Joint));  // translation, rotation
+    joints_[j] = {pose[j].translation, pose[j].rotation};
     uint32_t s[3];
     std::memcpy(s, &pose[j].scale, sizeof s);
     other |= (s[0] ^ kOne) | (s[1] ^ kOne) | (s[2] ^ kOne);
@@ -34,6 +35,13 @@ void OutputPose::assign(std::span<const Transform> pose) {
   }
   scale_.resize(n);
   for (size_t j = 0; j < n; ++j) scale_[j] = pose[j].scale;
+}
+
+void OutputPose::set_scales(size_t first, const float* xyz, size_t count) {
+  if (scale_.empty())
+    scale_.assign(joints_.size(), Vec3{1, 1, 1});  // allocates the first time only
+  for (size_t i = 0; i < count; ++i)
+    scale_[first + i] = {xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]};
 }
 
 std::vector<Transform> OutputPose::transforms() const {

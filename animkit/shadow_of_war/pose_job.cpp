@@ -53,16 +53,14 @@ bool samplable(const PoseJob& job, const BlendEntry& e) {
 void sample_entry(PoseJob& job, const BlendEntry& e, std::span<Transform> out,
                   SampleStore store = SampleStore::kRaw) {
   const std::vector<Transform>& rest = skeleton_of(job).rest;
-  const size_t n = e.clip ? e.clip->joints.size() : 0;
-  if (e.clip && !samplable(job, e)) unsamplable(job, e);
-  if (n < out.size()) {
-    const auto from = rest.begin() + static_cast<std::ptrdiff_t>(n);
-    if (store == SampleStore::kRaw)
-      std::copy(from, rest.end(), out.begin() + static_cast<std::ptrdiff_t>(n));
-    else
-      blend_full_layer(out.subspan(n), std::span(rest).subspan(n));
+  if (e.clip) {
+    if (!samplable(job, e)) unsamplable(job, e);
+    sample_pose(*e.clip, e.time, *e.cursor, rest, out, store);
+  } else if (store == SampleStore::kRaw) {
+    std::copy(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(out.size()), out.begin());
+  } else {
+    blend_full_layer(out, rest);
   }
-  if (e.clip) sample_keys(*e.clip, e.time, *e.cursor, rest, out, store);
 }
 
 // pose = pose * (1 - a) + sample * a per joint, in place (layer_blend.h).
@@ -197,7 +195,23 @@ void PoseJob::run(const OperationTable& table) {
   // which key).
   for (size_t i = 0; i < live; ++i) {
     const Operation& op = operations[i];
-    if (op.entry >= 0 && !samplable(*this, entries[op.entry])) unsamplable(*this, entries[op.entry]);
+    if (op.entry >= 0 && !samplable(*this, entries[op.entry]))
+      unsamplable(*this, entries[op.entry]);
+  }
+  // The usual plan's live part, one SAMPLE or BLEND at weight >= 1 without a weight set and then
+  // OUTPUT into a character's pose: the sample is written straight into the output (the floats
+  // op_sample / op_blend and op_output give, without the pose between them).
+  if (packed && &table == &default_operation_table() && live + 2 == operations.size()) {
+    const Operation& op = operations[live];
+    if (op.code == kOpSample || op.code == kOpBlend) {
+      const BlendEntry& e = entries[op.entry];
+      if (e.clip && e.weight >= 1.f && e.weight_set.empty()) {
+        if (!samplable(*this, e)) unsamplable(*this, e);
+        sample_pose(*e.clip, e.time, *e.cursor, skeleton->rest, *packed,
+                    op.code == kOpSample ? SampleStore::kRaw : SampleStore::kFullLayer);
+        return;
+      }
+    }
   }
   for (size_t i = live; i < operations.size(); ++i) table.dispatch(*this, operations[i]);
 }

@@ -4,16 +4,21 @@
 // times, and playback forwards, backwards and jumping, with cursors carried from sample to sample.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
 
+#include "animkit/core/blending_job.h"
 #include "animkit/core/sampling_job.h"
+#include "animkit/shadow_of_war/character.h"
+#include "animkit/shadow_of_war/demo.h"
 #include "animkit/shadow_of_war/key_sampler.h"
 #include "animkit/shadow_of_war/layer_blend.h"
 #include "animkit/shadow_of_war/output_pose.h"
+#include "animkit/shadow_of_war/rotation_lanes.h"
 #include "animkit/shadow_of_war/scenario.h"
 
 namespace animkit::shadow_of_war {
@@ -136,6 +141,112 @@ TEST(KeySampler, SyntheticClipIsBitIdentical) {
   }
 }
 
+// The SIMD lanes against math.h's nlerp and normalize on awkward inputs: zero, tiny, huge,
+// infinite and NaN components, -0, opposite hemispheres, fractions 0, -0, 1, NaN and outside
+// [0, 1], held lanes, a count that is not a multiple of the lane width.
+TEST(RotationLanes, BitIdenticalToScalarNlerp) {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::nanf("");
+  const float values[] = {0.f, -0.f, 1.f, -1.f, 0.5f, -0.25f, 1e-30f, -1e-38f, 1e-45f,
+                          3e38f, -3e38f, inf, -inf, nan, 0.70710678f, 2.f};
+  const float fractions[] = {0.f, -0.f, 1.f, 0.5f, 0.25f, 1e-7f, 0.9999999f, -0.5f, 1.5f, nan};
+  std::mt19937 rng(4);
+  auto pick = [&] { return values[rng() % std::size(values)]; };
+  for (int round = 0; round < 2000; ++round) {
+    const size_t count = 1 + rng() % kRotationChunk;
+    const size_t padded = (count + kRotationLanePad - 1) / kRotationLanePad * kRotationLanePad;
+    std::vector<Quat> a(padded), b(padded), got(padded);
+    std::vector<float> s(padded), held(padded);
+    for (size_t i = 0; i < padded; ++i) {
+      a[i] = {pick(), pick(), pick(), pick()};
+      if (rng() % 3) a[i] = normalize({0.1f * static_cast<float>(rng() % 21) - 1, 0.3f, -0.2f, 0.9f});
+      b[i] = rng() % 2 ? -a[i] : Quat{pick(), pick(), pick(), pick()};
+      s[i] = rng() % 2 ? fractions[rng() % std::size(fractions)] : (rng() % 1000) / 1000.f;
+      held[i] = rng() % 5 == 0 ? 1.f : 0.f;
+    }
+    for (bool full : {false, true}) {
+      rotation_lanes(&a[0].x, &b[0].x, s.data(), held.data(), count, full, &got[0].x);
+      for (size_t i = 0; i < count; ++i) {
+        Quat want = held[i] != 0.f ? a[i] : nlerp(a[i], b[i], s[i]);
+        if (full) want = normalize({0.f + want.x, 0.f + want.y, 0.f + want.z, 0.f + want.w});
+        ASSERT_EQ(std::memcmp(&want, &got[i], sizeof(Quat)), 0)
+            << "round " << round << " lane " << i << (full ? " full layer" : " raw");
+      }
+    }
+  }
+}
+
+// The spec's pose job on core jobs alone (README, Choices 11): the first contributing entry
+// sampled by SamplingJob (over the reference pose when below full weight or with a weight set),
+// a first entry without a clip the reference pose, each later one layered by BlendingJob on
+// {pose, 1 - a} and {layer, a}, a = clamp(weight x set[j], 0, 1), threshold 1e-6.
+std::vector<Transform> core_pose(const Skeleton& sk, std::span<const BlendEntry> entries) {
+  const std::vector<Transform>& rest = sk.rest;
+  const size_t n = rest.size();
+  std::vector<Transform> pose = rest;
+  bool first = true;
+  for (const BlendEntry& e : entries) {
+    if (e.weight == 0.f) continue;
+    std::vector<Transform> layer = rest;
+    if (e.clip) {
+      SamplingCursor cursor;
+      EXPECT_TRUE((SamplingJob{e.clip, e.time, &cursor, rest, layer, {}}.run()));
+    }
+    const bool whole = e.weight >= 1.f && e.weight_set.empty();
+    if (first && (!e.clip || whole)) {
+      pose = e.clip ? layer : rest;
+      first = false;
+      continue;
+    }
+    if (first) pose = rest;
+    first = false;
+    std::vector<float> a(n), keep(n);
+    for (size_t j = 0; j < n; ++j) {
+      const float set = e.weight_set.empty() ? 1.f : j < e.weight_set.size() ? e.weight_set[j] : 0.f;
+      a[j] = std::clamp(e.weight * set, 0.f, 1.f);
+      keep[j] = 1.f - a[j];
+    }
+    std::vector<Transform> out(n);
+    const BlendingLayer layers[] = {{pose, 1.f, keep}, {layer, 1.f, a}};
+    EXPECT_TRUE((BlendingJob{layers, rest, 1e-6f, out}.run()));
+    pose = out;
+  }
+  return pose;
+}
+
+// The crowd's output poses, every character every frame, against core_pose of its blend
+// entries: runs and stops (cross-fades of two live BLENDs), the upper-body fidget layer (a
+// weight set), and characters that die (their base clip alone: a SAMPLE).
+TEST(KeySampler, CrowdPosesMatchTheCoreJobs) {
+  Scene scene = scene_from_json(crowd_scenario(24, 0), ".", 1);
+  auto& cs = scene.crowd->characters();
+  size_t checked = 0, blends = 0, masked = 0, samples = 0;
+  for (int f = 0; f < 420; ++f) {
+    for (size_t i = 0; i < cs.size(); ++i) {
+      const int phase = static_cast<int>((f + 13 * i) % 150);
+      if (i % 3 == 0 && f < 300) continue;  // bored and idle: fidgets after 3 s
+      if (phase == 0) cs[i]->set_value("speed", 3);
+      if (phase == 75) cs[i]->set_value("speed", 0);
+      if (f == 300 && i % 8 == 7) cs[i]->die("");
+    }
+    scene.crowd->frame(1.f / 60);
+    for (const auto& c : cs) {
+      const ModelAnimation& m = c->model();
+      const std::vector<Transform> want = core_pose(scene.skeleton, m.blend_entries);
+      ASSERT_TRUE(same_bits(m.output.transforms(), want)) << c->name() << " frame " << f;
+      ++checked;
+      size_t live = 0;
+      for (const Operation& op : m.operations) live += op.code == kOpBlend;
+      blends += live >= 2;
+      masked += m.blend_entries.back().weight > 0.f && !m.blend_entries.back().weight_set.empty();
+      samples += m.operations.size() == 2 && m.operations[0].code == kOpSample;
+    }
+  }
+  EXPECT_EQ(checked, 24u * 420u);
+  EXPECT_GT(blends, 200u);   // cross-fades
+  EXPECT_GT(masked, 50u);    // the fidget layer
+  EXPECT_GT(samples, 100u);  // the dead, on their base clip alone
+}
+
 // The output pose keeps every bit: scales of exactly 1 are left out and come back as 1, any
 // other scale (-0, 1 + 1 ulp, -1) is kept.
 TEST(OutputPose, KeepsEveryBit) {
@@ -160,6 +271,30 @@ TEST(OutputPose, KeepsEveryBit) {
   out.assign(pose);
   EXPECT_TRUE(out.unit_scale());
   EXPECT_TRUE(same_bits(out.transforms(), pose));
+}
+
+// Written straight into the output pose (the pose job's usual plan), a pose keeps the same bits
+// as sampled into Transforms: scales from the first joint whose scale is not 1, none after a
+// clip without any, joints past the clip the rest pose.
+TEST(OutputPose, DirectWritesKeepEveryBit) {
+  const Skeleton sk = synthetic_skeleton(11);
+  Clip scaled = synthetic_clip("scaled", sk, 1.f, true, 0.5f, 1);
+  scaled.joints[6].scale.add(0, {1, 2, 1});
+  scaled.joints[6].scale.add(1, {1, -0.f, 3});
+  Clip narrow = synthetic_clip("narrow", synthetic_skeleton(7), 1.f, true, 0.3f, 2);
+  OutputPose out;
+  for (const Clip* clip : {&scaled, &narrow, &scaled}) {
+    for (SampleStore store : {SampleStore::kRaw, SampleStore::kFullLayer}) {
+      for (float time : {0.f, 0.37f, 1.f}) {
+        KeyCursor c1, c2;
+        std::vector<Transform> want(sk.num_joints());
+        sample_pose(*clip, time, c1, sk.rest, want, store);
+        sample_pose(*clip, time, c2, sk.rest, out, store);
+        EXPECT_EQ(out.unit_scale(), clip == &narrow);
+        EXPECT_TRUE(same_bits(out.transforms(), want)) << clip->name << " at " << time;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -129,16 +129,16 @@ struct Format {
   // A large container that maps the file itself (Asheron's Call's ac-dat): Registry::open then
   // hands open() only the first 64 KiB (the sniffed head), never the whole file.
   bool maps_file = false;
-  // The writer's layout for the import bound (issue 32, item 5; gltf/import_budget.h): the bytes
-  // it samples per animated joint per frame of the written clip (0: it keeps the glTF's keys and
-  // samples nothing per frame), and the rate it samples at (0: --frame-rate, else the clip's).
-  uint32_t import_joint_frame_bytes = 0;
-  float import_frame_rate = 0;
   // True when `head` is a cut prefix of this format: its identifying fields are there and what
   // can be seen matches, only the rest is missing. Asked only when no format's sniff accepts the
   // file (so a whole file of another format is never taken), so that open() reports the offset
   // where the bytes end rather than "not a format animkit recognises" (issue 31, item 4).
   std::function<bool(const std::filesystem::path& path, Bytes head)> sniff_cut = nullptr;
+  // The writer's layout for the import bound (issue 32, item 5; gltf/import_budget.h): the bytes
+  // it samples per animated joint per frame of the written clip (0: it keeps the glTF's keys and
+  // samples nothing per frame), and the rate it samples at (0: --frame-rate, else the clip's).
+  uint32_t import_joint_frame_bytes = 0;
+  float import_frame_rate = 0;
 };
 
 // An option an engine adds to the shared verbs (info, dump, export, validate, view, plot),

@@ -28,9 +28,9 @@ void register_module(Registry& registry) {
          return open_document(path, bytes, FileKind::kAnm);
        },
        {".anm"},
-       import_warriors_anm,
+       import_warriors_anm,  // `animkit import --as warriors-anm` (anm_import.h)
        false,
-       [](const std::filesystem::path&, Bytes head) { return sniff_cut_anm(head); }});  // `animkit import --as warriors-anm` (anm_import.h)
+       [](const std::filesystem::path&, Bytes head) { return sniff_cut_anm(head); }});
   engine.formats.push_back(
       {"warriors-character", "warriors",
        "The Warriors (PS2) character data resource (clips, 0x08, 0x45)",

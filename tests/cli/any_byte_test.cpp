@@ -39,7 +39,8 @@ const std::string kAnyByte("a\\\x00\x7f\xe9\xff\xc3\x28\xe2\x82", 10);
 const std::string kCString("a\\\x7f\xe9\xff\xc3\x28\xe2\x82", 9);
 
 // True when some string of `j` gives `bytes` back (within it: "c" + bytes for a clip name) by the
-// core rule: the text, with its `_hex` beside when there is one (text_from_json).
+// core rule: the text, with its `_hex` beside when there is one (text_from_json); a glTF node's
+// or animation's name with its `extras.name_hex`.
 bool holds_bytes(const Json& j, const std::string& bytes) {
   if (j.is_array()) {
     for (const Json& e : j) {
@@ -48,6 +49,14 @@ bool holds_bytes(const Json& j, const std::string& bytes) {
     return false;
   }
   if (!j.is_object()) return false;
+  if (j.contains("name") && j.contains("extras") && j["extras"].is_object() &&
+      j["extras"].contains("name_hex")) {
+    try {
+      if (text_from_json(j["name"], &j["extras"]["name_hex"], "name").find(bytes) != std::string::npos)
+        return true;
+    } catch (const Error&) {
+    }
+  }
   for (const auto& [key, value] : j.items()) {
     if (value.is_array() && j.contains(key + "_hex") && j[key + "_hex"].is_array()) {
       const Json& hex = j[key + "_hex"];  // a list of texts (put_texts)
@@ -155,7 +164,7 @@ warriors::AnmClip hostile_warriors_clip() {
     warriors::AnimEvent e;
     e.frame = static_cast<uint16_t>(frame);
     e.type = 0x21;
-    std::copy(code.begin(), code.end(), e.code.begin());
+    for (size_t i = 0; i < 3; ++i) e.code[i] = static_cast<uint8_t>(code[i]);
     b.events.push_back(e);
   }
   warriors::AnmClip clip = b.build();

@@ -112,4 +112,15 @@ std::string text_from_json(const Json& object, const std::string& key, const std
   return text_from_json(object[key], hex == object.end() ? nullptr : &*hex, what);
 }
 
+std::string bytes_of_ascii_printable(const std::string& text) {
+  if (text.find('\\') == std::string::npos) return text;
+  std::string bytes;
+  try {
+    bytes = from_printable(text);
+  } catch (const Error&) {
+    return text;  // a backslash that is no escape: not the old form
+  }
+  return printable(bytes, Keep::kAscii) == text ? bytes : text;
+}
+
 }  // namespace animkit

@@ -40,4 +40,12 @@ std::string text_from_json(const Json& object, const std::string& key, const std
 // The same for a text and its hex held apart (hex may be null, or "" for a UTF-8 text).
 std::string text_from_json(const Json& text, const Json* hex, const std::string& what);
 
+// The form The Warriors' and Monster Hunter's writers gave names in before this rule:
+// printable(bytes, Keep::kAscii) alone, no hex (glTF files users still have). Readers of those
+// names take `text` through this when it came without hex: its bytes when it is exactly that form
+// of other bytes (every backslash starts an \xNN escape, at least one), else `text` itself. A
+// name whose own bytes spell such an escape reads as the old form; these games' names are ASCII
+// identifiers, so none does.
+std::string bytes_of_ascii_printable(const std::string& text);
+
 }  // namespace animkit

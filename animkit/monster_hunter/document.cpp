@@ -166,7 +166,7 @@ animkit::Skeleton neutral_skeleton(const Skeleton& s) {
   animkit::Skeleton out;
   std::set<std::string> used;
   for (size_t j = 0; j < s.bones.size(); ++j) {
-    std::string name = s.bones[j].name_text();
+    std::string name = s.bones[j].name_bytes();  // glTF writers apply the core rule
     if (name.empty() || used.count(name) != 0) name = fmt::format("bone_{:02}", j);
     used.insert(name);
     const int p = rig.parents[j];

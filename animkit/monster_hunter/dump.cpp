@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "animkit/core/json_text.h"
+
 namespace animkit::monster_hunter {
 
 Json dump_float(float v) {
@@ -61,8 +63,8 @@ Json to_json(const Skeleton& s) {
               {"link", b.link},
               {"stream", b.stream}};
     if (b.name) {
-      j["name"] = b.name_text();
-      j["name_bytes"] = to_hex(*b.name);
+      put_text(j, "name", b.name_bytes());  // the core rule, `name_hex` beside (issue 31)
+      j["name_bytes"] = to_hex(*b.name);    // the whole field, leftovers after the NUL too
     } else {
       j["name"] = nullptr;
     }

@@ -10,6 +10,7 @@
 
 #include "animkit/core/error.h"
 #include "animkit/core/joint_match.h"
+#include "animkit/core/json_text.h"
 #include "animkit/core/sampling_job.h"
 #include "animkit/monster_hunter/document.h"
 #include "animkit/monster_hunter/entries.h"
@@ -461,9 +462,16 @@ std::vector<ClipImport> import_clips(const Animated& source, const Skeleton& ske
   }
   for (const animkit::Clip& c : source.clips) {
     if (std::string e = c.validate(source.skeleton.num_joints()); !e.empty())
-      throw Error(fmt::format("animation '{}': {}", c.name, e));
+      throw Error(fmt::format("animation '{}': {}", json_text(c.name), e));
   }
-  const animkit::Skeleton names = neutral_skeleton(skeleton);
+  animkit::Skeleton names = neutral_skeleton(skeleton);  // the bones' names as bytes
+  // A glTF exported before issue 31 names a joint by its \xNN text alone: that joint is matched
+  // by that text.
+  for (const std::string& n : source.skeleton.names) {
+    const std::string bytes = bytes_of_ascii_printable(n);
+    if (bytes == n || names.find(n)) continue;
+    if (const std::optional<int> t = names.find(bytes)) names.names[*t] = n;
+  }
   JointMatch match = match_joints(source, names);
   if (notes != nullptr) notes->insert(notes->end(), match.notes.begin(), match.notes.end());
   // The glTF's rest pose in the target's joint order (a joint without a track holds it).
@@ -483,36 +491,41 @@ std::vector<ClipImport> import_clips(const Animated& source, const Skeleton& ske
     const std::optional<int> target =
         settings.entry ? settings.entry : number_after(clip.name, fu ? "entry_" : "clip_");
     if (!target) {
-      throw Error(fmt::format("animation '{}': its name does not say the {} to write ({}NNN, as "
-                              "export names them): give --entry {}",
-                              clip.name, fu ? "entry" : "clip id", fu ? "entry_" : "clip_",
-                              fu ? "E" : "ID (stream * 100 + slot)"));
+      throw Error(
+          fmt::format("animation '{}': its name does not say the {} to write ({}NNN, as "
+                      "export names them): give --entry {}",
+                      json_text(clip.name), fu ? "entry" : "clip id", fu ? "entry_" : "clip_",
+                      fu ? "E" : "ID (stream * 100 + slot)"));
     }
     if (*target < 0) throw Error(fmt::format("--entry {}: an entry is 0 or more", *target));
     ci.target = *target;
     const double frames = std::round(static_cast<double>(clip.duration) * kClipRate);
     if (!(frames >= 0 && frames <= kMaxFrame)) {
       throw Error(fmt::format("animation '{}' lasts {} s: a clip holds at most {} frames ({} s)",
-                              clip.name, clip.duration, kMaxFrame, kMaxFrame / kClipRate));
+                              json_text(clip.name), clip.duration, kMaxFrame,
+                              kMaxFrame / kClipRate));
     }
     ci.frames = static_cast<int>(frames);
     // The glTF is sampled once per frame per joint (a quaternion and a vector each).
     if ((frames + 1) * static_cast<double>(names.num_joints()) > kMaxSamples) {
-      throw Error(fmt::format("animation '{}': {} frames of {} joints is more than the {} samples "
-                              "import takes",
-                              clip.name, ci.frames + 1, names.num_joints(), kMaxSamples));
+      throw Error(
+          fmt::format("animation '{}': {} frames of {} joints is more than the {} samples "
+                      "import takes",
+                      json_text(clip.name), ci.frames + 1, names.num_joints(), kMaxSamples));
     }
     bool scaled = false;
     for (const JointTracks& jt : clip.joints)
       for (const Vec3& s : jt.scale.values) scaled |= length(s - Vec3{1, 1, 1}) > 1e-6f;
     if (notes != nullptr && scaled)
-      notes->push_back(fmt::format("animation '{}': scale keys not written (the engine does not "
-                                   "play scale channels, and crashes on their bits)",
-                                   clip.name));
+      notes->push_back(
+          fmt::format("animation '{}': scale keys not written (the engine does not "
+                      "play scale channels, and crashes on their bits)",
+                      json_text(clip.name)));
     if (notes != nullptr && !clip.events.empty())
-      notes->push_back(fmt::format("animation '{}': {} events not written (Monster Hunter clips "
-                                   "carry none)",
-                                   clip.name, clip.events.size()));
+      notes->push_back(
+          fmt::format("animation '{}': {} events not written (Monster Hunter clips "
+                      "carry none)",
+                      json_text(clip.name), clip.events.size()));
     const Targets t = sample_targets(clip, rest, ci.frames);
     Counts counts;
     if (fu) {

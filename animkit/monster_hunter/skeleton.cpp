@@ -26,12 +26,14 @@ std::array<float, 4> read_vec4(Reader& r, const char* what) {
 
 }  // namespace
 
-std::string Bone::name_text() const {
+std::string Bone::name_bytes() const {
   if (!name) return {};
   size_t n = 0;
   while (n < name->size() && (*name)[n] != 0) ++n;
-  return printable(std::span<const uint8_t>(name->data(), n), Keep::kAscii);
+  return std::string(reinterpret_cast<const char*>(name->data()), n);
 }
+
+std::string Bone::name_text() const { return printable(name_bytes(), Keep::kAscii); }
 
 bool operator==(const Bone& a, const Bone& b) {
   return a.kind == b.kind && a.one == b.one && a.index == b.index && a.parent == b.parent &&

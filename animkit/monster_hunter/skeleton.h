@@ -33,9 +33,11 @@ struct Bone {
   std::optional<std::array<uint8_t, 8>> name;
 
   uint32_t section_size() const { return name ? kBoneSectionMhp3rd : kBoneSectionMhfu; }
-  // The name up to its first NUL ("" without a name); bytes outside printable ASCII and the
-  // backslash are written as \xNN (core printable, Keep::kAscii), so the text is always valid
-  // UTF-8 (JSON, glTF node names) and gives the bytes back.
+  // The name up to its first NUL ("" without a name), as the bytes: what JSON and glTF writers
+  // take through the core rule (json_text.h, issue 31 item 2).
+  std::string name_bytes() const;
+  // The same as text for messages and text output: bytes outside printable ASCII and the
+  // backslash as \xNN (core printable, Keep::kAscii); the form JSON and glTF had before issue 31.
   std::string name_text() const;
   friend bool operator==(const Bone& a, const Bone& b);
 };

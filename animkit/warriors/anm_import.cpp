@@ -9,7 +9,9 @@
 #include <set>
 
 #include "animkit/core/joint_match.h"
+#include "animkit/core/json_text.h"
 #include "animkit/core/limits.h"
+#include "animkit/core/rotation_angle.h"
 #include "animkit/core/sampling_job.h"
 #include "animkit/warriors/builder.h"
 #include "animkit/warriors/character.h"
@@ -18,7 +20,6 @@
 #include "animkit/warriors/document.h"
 #include "animkit/warriors/pose.h"
 #include "animkit/warriors/rebuild.h"
-#include "animkit/core/rotation_angle.h"
 
 namespace animkit::warriors {
 
@@ -399,17 +400,10 @@ void apply_payload(AnimEvent& e, const Json& p, const std::string& where) {
     case 0x21:
       if (has("bone")) e.arg1 = half(p["bone"], where + " bone");
       if (has("code")) {
-        if (!p["code"].is_string()) throw Error(where + " code: expected a string");
-        const std::string s = p["code"].get<std::string>();
-        std::vector<uint8_t> bytes;
-        for (size_t i = 0; i < s.size(); ++i) {
-          if (s[i] == '\\' && i + 3 < s.size() && s[i + 1] == 'x') {
-            bytes.push_back(static_cast<uint8_t>(std::stoul(s.substr(i + 2, 2), nullptr, 16)));
-            i += 3;
-          } else {
-            bytes.push_back(static_cast<uint8_t>(s[i]));
-          }
-        }
+        // The core rule's text + `code_hex` (issue 31, item 2); without hex, the \xNN text
+        // written before it (bytes_of_ascii_printable).
+        std::string bytes = text_from_json(p, "code", where + " code");
+        if (!has("code_hex")) bytes = bytes_of_ascii_printable(bytes);
         if (bytes.size() > 3) throw Error(where + " code: at most three letters");
         for (size_t i = 0; i < 3; ++i) e.code[i] = i < bytes.size() ? bytes[i] : 0;
       }
@@ -448,7 +442,8 @@ std::vector<AnimEvent> import_events(const Clip& clip, const AnmClip* t,
   std::vector<bool> used(t ? t->keyframes.events.size() : 0, false);
   for (size_t i = 0; i < clip.events.size(); ++i) {
     const Event& ev = clip.events[i];
-    const std::string where = fmt::format("clip '{}' event {} ('{}')", clip.name, i, ev.name);
+    const std::string where =
+        fmt::format("clip '{}' event {} ('{}')", json_text(clip.name), i, json_text(ev.name));
     const float f = ev.time * 30.f;
     if (!std::isfinite(f) || f < -0.5f || f >= 65535.5f) {
       throw Error(fmt::format("{}: time {} s is outside frames 0-65535", where, ev.time));
@@ -504,21 +499,28 @@ std::vector<AnimEvent> import_events(const Clip& clip, const AnmClip* t,
   return out;
 }
 
+// Whether a glTF animation's name is the descriptor's: its bytes (the core rule), or the \xNN
+// text the export wrote before it (name_text, no hex: older glTF files).
+bool names_clip(const std::string& name, const Descriptor& d) {
+  return name == d.name_bytes() || name == d.name_text();
+}
+
 // The clip to import: --clip, else the one named like the template, else the only one.
 const Clip& pick_clip(const std::vector<Clip>& clips, const std::string& wanted, const AnmClip* t) {
   std::string names;
-  for (const Clip& c : clips) names += (names.empty() ? "" : ", ") + fmt::format("'{}'", c.name);
+  for (const Clip& c : clips)
+    names += (names.empty() ? "" : ", ") + fmt::format("'{}'", json_text(c.name));
   if (clips.empty()) throw Error("the glTF has no animation to import");
   if (!wanted.empty()) {
     for (const Clip& c : clips) {
       if (c.name == wanted) return c;
     }
-    throw Error(fmt::format("no animation '{}' in the glTF (it has {})", wanted, names));
+    throw Error(fmt::format("no animation '{}' in the glTF (it has {})", json_text(wanted), names));
   }
   if (clips.size() == 1) return clips[0];
   if (t) {
     for (const Clip& c : clips) {
-      if (c.name == t->descriptor.name_text()) return c;
+      if (names_clip(c.name, t->descriptor)) return c;
     }
   }
   throw Error(
@@ -583,8 +585,8 @@ AnmImport import_anm(const Animated& source, const AnmTemplate* tmpl,
   // Frame count and duration from the clip (warriors.txt "When a clip ends": F = uint(D x 30 +
   // 0.5)); a duration within 1e-3 frame of F is kept as given (the template's float).
   if (!std::isfinite(clip.duration) || clip.duration < 0 || clip.duration * 30.f > 65535.f) {
-    throw Error(
-        fmt::format("clip '{}': duration {} s is not a usable length", clip.name, clip.duration));
+    throw Error(fmt::format("clip '{}': duration {} s is not a usable length", json_text(clip.name),
+                            clip.duration));
   }
   const int frames = static_cast<int>(std::lround(clip.duration * 30.f));
   float duration = clip.duration;
@@ -610,7 +612,7 @@ AnmImport import_anm(const Animated& source, const AnmTemplate* tmpl,
     result.descriptor = t->descriptor;
   } else {
     ClipBuilder b;
-    b.name = clip.name.empty() ? "clip" : clip.name;
+    b.name = clip.name.empty() ? "clip" : bytes_of_ascii_printable(clip.name);  // exact bytes
     b.frames = 0;
     result.descriptor = b.build().descriptor;
   }
@@ -620,7 +622,7 @@ AnmImport import_anm(const Animated& source, const AnmTemplate* tmpl,
   Keyframes& k = result.keyframes;
 
   const int joint0 = 0, joint1 = 1;
-  const std::string name = clip.name;
+  const std::string name = json_text(clip.name);  // for messages
   Json keys_report = Json::object();
 
   // Section A (root velocity) and bone 0 (the root's turn per 1/30 s): motion channels glTF does
@@ -807,7 +809,7 @@ Json clip_error_report(const AnmClip& anm, const Animated& source, const std::st
   for (const Clip& c : m.clips) {
     if (c.name == clip_name) clip = &c;
   }
-  if (!clip) throw Error(fmt::format("no clip '{}' to compare with", clip_name));
+  if (!clip) throw Error(fmt::format("no clip '{}' to compare with", json_text(clip_name)));
   const PlayClip p = make_play_clip(anm);
   const float bind = source.skeleton.rest[*source.skeleton.find(bone_name(1))].translation.z;
   Json joints = Json::object();
@@ -910,7 +912,7 @@ ImportResult import_warriors_container(const ImportRequest& request, bool pack) 
   const auto find = [&](const std::string& name) -> const ClipEntry* {
     for (const ClipSet& set : file.sets) {
       for (const ClipEntry& c : set.clips) {
-        if (c.clip.descriptor.name_text() == name) return &c;
+        if (names_clip(name, c.clip.descriptor)) return &c;
       }
     }
     return nullptr;
@@ -936,19 +938,19 @@ ImportResult import_warriors_container(const ImportRequest& request, bool pack) 
       result.notes.push_back(
           fmt::format("animation '{}' again: the first of that name was put in "
                       "every place the clip is",
-                      clip.name));
+                      json_text(clip.name)));
       continue;
     }
     const ClipEntry* c = find(clip.name);
     if (!c) {
       if (!request.clip.empty()) {
         throw Error(fmt::format("{}: no clip named '{}' to replace", request.template_path.string(),
-                                clip.name));
+                                json_text(clip.name)));
       }
       result.notes.push_back(
           fmt::format("animation '{}': no clip of that name in the template; "
                       "skipped (clips are replaced, never added)",
-                      clip.name));
+                      json_text(clip.name)));
       continue;
     }
     AnmTemplate t;
@@ -973,7 +975,8 @@ ImportResult import_warriors_container(const ImportRequest& request, bool pack) 
     }
     j["placed"] = std::move(where);
     clips.push_back(std::move(j));
-    for (std::string& n : a.notes) result.notes.push_back(fmt::format("'{}': {}", clip.name, n));
+    for (std::string& n : a.notes)
+      result.notes.push_back(fmt::format("'{}': {}", json_text(clip.name), n));
   }
   if (clips.empty()) {
     throw Error(

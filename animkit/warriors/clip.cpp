@@ -6,13 +6,15 @@
 #include <cmath>
 #include <cstring>
 
+#include "animkit/core/json_text.h"
 #include "animkit/core/json_util.h"
 #include "animkit/core/text.h"
 #include "animkit/core/work_budget.h"
 
 namespace animkit::warriors {
 
-// Names and codes are ASCII fields of a PS2 game: core printable, ASCII kept (issue 16 item 5).
+// Names are ASCII fields of a PS2 game: for messages and text output, core printable with ASCII
+// kept (issue 16 item 5); JSON writers give name_bytes() through the core rule (json_text.h).
 std::string Descriptor::name_text() const {
   const std::string raw = name_bytes();
   return printable(raw, Keep::kAscii);
@@ -280,10 +282,10 @@ std::string event_payload_json(const AnimEvent& e) {
     case 0x21: {  // named effect: +0x06 the bone, transform, +0x14 a three-letter code
       size_t n = 0;
       while (n < 3 && e.code[n] != 0) ++n;
-      const std::string code = printable(std::span<const uint8_t>(e.code.data(), n), Keep::kAscii);
+      const std::string code(reinterpret_cast<const char*>(e.code.data()), n);
       j["bone"] = static_cast<int16_t>(e.arg1);
-      j["code"] = code;
-      j["effect"] = "sub_" + code;
+      put_text(j, "code", code);  // the core rule, `code_hex` beside (issue 31, item 2)
+      put_text(j, "effect", "sub_" + code);
       j["position"] = position_json(e);
       j["rotation"] = rotation_json(e);
       break;

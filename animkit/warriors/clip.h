@@ -39,7 +39,8 @@ struct Descriptor {
   std::array<uint8_t, 8> tail{};        // +0x48-+0x4f, not described by the spec; kept
   friend bool operator==(const Descriptor&, const Descriptor&) = default;
 
-  std::string name_text() const;         // up to the first NUL, as core printable (kAscii) text
+  std::string name_text() const;         // up to the first NUL, as core printable (kAscii) text:
+                                         // messages and text output (JSON: name_bytes, put_text)
   std::string name_bytes() const;        // up to the first NUL, raw: what the tools' CRC-32 hashes
   void set_name(std::string_view text);  // writes the name and NUL-fills the rest
   bool has_bone(int bone) const {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "animkit/core/json_text.h"
 #include "animkit/core/text.h"
 #include "animkit/warriors/clock.h"
 #include "animkit/warriors/pose.h"
@@ -126,24 +127,25 @@ Json descriptor_json(const Descriptor& d) {
   for (int b = 0; b < kNumBones; ++b) {
     if (d.has_bone(b)) mask += (mask.empty() ? "" : ",") + std::to_string(b);
   }
-  return Json{{"vtable", fmt::format("{:#010x}", d.vtable)},
-              {"displacement_x", json_float(d.displacement_x)},
-              {"displacement_y", json_float(d.displacement_y)},
-              {"duration", json_float(d.duration)},
-              {"frame_count", clock_frame_count(d.duration)},
-              {"section_a_size", d.section_a_size},
-              {"section_b_size", d.section_b_size},
-              {"section_c_size", d.section_c_size},
-              {"num_channels", d.num_channels},
-              {"num_events", d.num_events},
-              {"keyframes_pointer", fmt::format("{:#010x}", d.keyframes_pointer)},
-              {"bone_mask", to_hex(d.bone_mask)},
-              {"bones", mask},
-              {"name", d.name_text()},
-              {"name_field", to_hex(d.name)},
-              {"reference_count", d.reference_count},
-              {"flags", fmt::format("{:#010x}", d.flags)},
-              {"tail", to_hex(d.tail)}};
+  Json j{{"vtable", fmt::format("{:#010x}", d.vtable)},
+         {"displacement_x", json_float(d.displacement_x)},
+         {"displacement_y", json_float(d.displacement_y)},
+         {"duration", json_float(d.duration)},
+         {"frame_count", clock_frame_count(d.duration)},
+         {"section_a_size", d.section_a_size},
+         {"section_b_size", d.section_b_size},
+         {"section_c_size", d.section_c_size},
+         {"num_channels", d.num_channels},
+         {"num_events", d.num_events},
+         {"keyframes_pointer", fmt::format("{:#010x}", d.keyframes_pointer)},
+         {"bone_mask", to_hex(d.bone_mask)},
+         {"bones", mask}};
+  put_text(j, "name", d.name_bytes());  // the core rule, `name_hex` beside (issue 31, item 2)
+  j["name_field"] = to_hex(d.name);
+  j["reference_count"] = d.reference_count;
+  j["flags"] = fmt::format("{:#010x}", d.flags);
+  j["tail"] = to_hex(d.tail);
+  return j;
 }
 
 Json channel_json(const char* section, int bone, const Channel& c, bool rotation) {
@@ -401,13 +403,15 @@ class WarriorsDocument : public Document {
     for (const ClipSet& s : file_.sets) {
       for (const ClipEntry& c : s.clips) {
         const Descriptor& d = c.clip.descriptor;
-        list.push_back(Json{{"name", d.name_text()},
-                            {"duration", json_float(d.duration)},
-                            {"frames", make_play_clip(c.clip).frame_count},
-                            {"rotation_channels", c.clip.keyframes.section_c.size()},
-                            {"section_a", !c.clip.keyframes.section_a.empty()},
-                            {"section_b", !c.clip.keyframes.section_b.empty()},
-                            {"events", c.clip.keyframes.events.size()}});
+        Json jc = Json::object();
+        put_text(jc, "name", d.name_bytes());  // the core rule (issue 31, item 2)
+        jc["duration"] = json_float(d.duration);
+        jc["frames"] = make_play_clip(c.clip).frame_count;
+        jc["rotation_channels"] = c.clip.keyframes.section_c.size();
+        jc["section_a"] = !c.clip.keyframes.section_a.empty();
+        jc["section_b"] = !c.clip.keyframes.section_b.empty();
+        jc["events"] = c.clip.keyframes.events.size();
+        list.push_back(std::move(jc));
       }
     }
     j["clip_list"] = std::move(list);
@@ -605,7 +609,7 @@ Skeleton neutral_skeleton(const BoneOffsets* offsets) {
 Clip neutral_clip(const AnmClip& anm, float bind_height) {
   const PlayClip p = make_play_clip(anm);
   Clip c;
-  c.name = p.name;
+  c.name = anm.descriptor.name_bytes();  // the bytes: JSON and glTF writers apply the core rule
   c.duration = p.duration;
   c.frame_rate = 30;
   c.joints.resize(kNumBones);

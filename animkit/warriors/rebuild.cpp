@@ -78,7 +78,7 @@ std::vector<ClipPlacement> put_clip(WadEntry& entry, const AnmClip& clip,
     }
     for (size_t c : targets) {
       const ClipEntry& e = set.clips[c];
-      ClipPlacement p{i, e.keyframes_chunk, e.descriptor_chunk, e.clip.descriptor.name_text(),
+      ClipPlacement p{i, e.keyframes_chunk, e.descriptor_chunk, e.clip.descriptor.name_bytes(),
                       false};
       Resource& r = *res[i];
       p.changed = r.chunks[e.keyframes_chunk].data != keyframes ||

@@ -21,7 +21,7 @@ namespace animkit::warriors {
 struct ClipPlacement {
   size_t resource = 0;
   size_t keyframes_chunk = 0, descriptor_chunk = 0;
-  std::string replaced;  // the descriptor name of the clip that was there
+  std::string replaced;  // the descriptor name (bytes) of the clip that was there
   bool changed = false;  // the bytes differ from what was there
 };
 

@@ -580,6 +580,24 @@ TEST_F(CodCli, AnyByteOutAndBack) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(text_from_json(parse_json(r.out, "sample")["parts"][0], "name", "part"), kHostile);
 
+  // The play trace: the part and the note, each line valid JSON with the bytes beside.
+  Write("t_play.atr", "h_anim\n");
+  fs::create_directories(dir_ / "main");
+  write_zip(dir_ / "main/pak0.pk3", {{"xanim/h_anim", std::string(b.begin(), b.end())}});
+  Write("s.json", R"({"engine": "call_of_duty", "tree": "t_play.atr", "game_dirs": ["main"],
+    "dt": 0.05, "updates": 2, "calls": [{"update": 0, "node": "h_anim", "weight": 1, "blend_time": 0}]})");
+  r = Run("play " + P("s.json") + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::istringstream lines(r.out);
+  bool part = false, note = false;
+  for (std::string line; std::getline(lines, line);) {
+    const Json u = parse_json(line, "trace");
+    for (const Json& p : u["parts"]) part = part || text_from_json(p, "part", "part") == kHostile;
+    for (const Json& n : u["notes"]) note = note || text_from_json(n, "note", "note") == "n" + kHostile;
+  }
+  EXPECT_TRUE(part) << r.out;
+  EXPECT_TRUE(note) << r.out;
+
   // glTF: the node name escaped, its bytes in the node's extras; import takes them back.
   r = Run("export " + P("h_anim") + " -o " + P("h.gltf"));
   ASSERT_EQ(r.code, 0) << r.err;

@@ -353,7 +353,8 @@ TEST_F(ErrorLine, EveryNumericOptionRefusesNonFiniteValues) {
 
 // The range an integer option's help states ("INT in [0 - 1]") is checked: one past either end
 // is a usage error naming the option (the engine options --em, --max-bytes, --entry and
-// --cod-anim-check among them: -1 is refused), and both ends are accepted as far as the option goes.
+// --cod-anim-check among them, and the mh verbs' own --em, --entry, --clip: -1 is refused), and
+// both ends are accepted as far as the option goes.
 TEST_F(ErrorLine, EveryIntegerOptionChecksItsRange) {
   const auto run = [this](const std::string& args) { return Run(args); };
   static const std::regex kRange(R"(INT in \[(-?[0-9]+) - (-?[0-9]+)\])");
@@ -381,7 +382,11 @@ TEST_F(ErrorLine, EveryIntegerOptionChecksItsRange) {
     checked.insert(o.verb + " " + o.name);
   }
   for (std::string known : {"info --em", "export --max-bytes", "import --entry",
-                            "validate --cod-anim-check", "plot --em"}) {
+                            "validate --cod-anim-check", "plot --em",
+                            // the Monster Hunter verbs' own options, README [0, 2^31 - 1]
+                            "mh sample --em", "mh sample --entry", "mh sample --clip",
+                            "mh export --em", "mh port --em", "mh port --host-em", "mh rig --entry",
+                            "mh put --entry"}) {
     EXPECT_TRUE(checked.count(known)) << known;
   }
 }

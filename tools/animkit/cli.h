@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -78,6 +79,13 @@ void add_shadow_of_war_verbs(CLI::App& app, Cli& cli);
 extern const CLI::Validator kFiniteFloat;
 extern const CLI::Validator kFiniteInteger;
 void check_numbers(CLI::App& app);
+// An integer option's range as its README states it ([lo, hi], both ends accepted): a value
+// outside is a usage error naming the option (exit 2), checked after the finite rule. The engine
+// options (EngineOption::Kind::kInteger) and the engine verbs' own integer options use it.
+CLI::Option* integer_range(CLI::Option* option, int64_t lo, int64_t hi);
+// [0, 2^31 - 1]: a species number, an entry or a clip id (never negative; the spec states no
+// bound), as the engine options --em and --entry have it.
+constexpr int64_t kMaxId = INT32_MAX;
 // A value computed from an option (seconds x the file's frequency): a usage error naming the
 // option when it is not finite.
 float finite_option_value(double value, const std::string& option);

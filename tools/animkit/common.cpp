@@ -38,10 +38,12 @@ void add_engine_options(CLI::App& verb, Cli& cli, Options& options) {
           const int64_t hi = !o.max ? INT32_MAX
                              : *o.max >= 0x1p63 ? INT64_MAX
                                                 : static_cast<int64_t>(*o.max);
-          verb.add_option_function<int64_t>(
+          integer_range(
+              verb.add_option_function<int64_t>(
                   "--" + name,
-                  [&options, name](const int64_t& v) { options[name] = std::to_string(v); }, o.help)
-              ->check(CLI::Range(lo, hi));
+                  [&options, name](const int64_t& v) { options[name] = std::to_string(v); },
+                  o.help),
+              lo, hi);
           break;
         }
         case EngineOption::Kind::kNumber: {
@@ -58,28 +60,34 @@ void add_engine_options(CLI::App& verb, Cli& cli, Options& options) {
   }
 }
 
-const CLI::Validator kFiniteFloat(
-    [](std::string& text) -> std::string {
-      const char* begin = text.c_str();
-      char* end = nullptr;
-      const double v = std::strtod(begin, &end);
-      if (end == begin || *end != '\0') return {};  // not a number: the conversion reports it
-      if (!std::isfinite(v)) return text + " is not a finite number";
-      if (!(std::fabs(v) <= FLT_MAX)) return fmt::format("{} is not a finite float32", text);
-      return {};
-    },
-    "", "finite");
+namespace {
 
-const CLI::Validator kFiniteInteger(
-    [](std::string& text) -> std::string {
-      const char* begin = text.c_str();
-      char* end = nullptr;
-      const double v = std::strtod(begin, &end);
-      if (end == begin || *end != '\0') return {};  // not a number: the conversion reports it
-      if (!std::isfinite(v)) return text + " is not a finite number";
-      return {};  // a finite value: the integer conversion and the option's range judge it
-    },
-    "", "finite");
+// The finite rule: NaN and +-inf are refused; with `float32`, a value past FLT_MAX too. What is
+// not a number at all is left to the conversion, and a finite integer to its conversion and the
+// option's range.
+CLI::Validator finite_validator(bool float32) {
+  return CLI::Validator(
+      [float32](std::string& text) -> std::string {
+        const char* begin = text.c_str();
+        char* end = nullptr;
+        const double v = std::strtod(begin, &end);
+        if (end == begin || *end != '\0') return {};  // not a number: the conversion reports it
+        if (!std::isfinite(v)) return text + " is not a finite number";
+        if (float32 && !(std::fabs(v) <= FLT_MAX))
+          return fmt::format("{} is not a finite float32", text);
+        return {};
+      },
+      "", "finite");
+}
+
+}  // namespace
+
+const CLI::Validator kFiniteFloat = finite_validator(true);
+const CLI::Validator kFiniteInteger = finite_validator(false);
+
+CLI::Option* integer_range(CLI::Option* option, int64_t lo, int64_t hi) {
+  return option->check(CLI::Range(lo, hi));
+}
 
 void check_numbers(CLI::App& app) {
   for (CLI::Option* o : app.get_options()) {

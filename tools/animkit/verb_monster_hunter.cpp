@@ -94,12 +94,16 @@ void add_sample(CLI::App& group, Cli& cli) {
   verb->add_option("--skeleton", skeleton_path, "skeleton file");
   verb->add_option("--pack", pack_path, "animation pack file");
   verb->add_option("--game", game, "mhfu or mhp3rd (default: the pack's encoding)");
-  verb->add_option("--entry", entry, "MHFU: the entry (ids past the entry count wrap)");
-  verb->add_option("--clip", clip, "MHP3rd: the clip id, stream * 100 + slot");
+  integer_range(
+      verb->add_option("--entry", entry, "MHFU: the entry (ids past the entry count wrap)"), 0,
+      kMaxId);
+  integer_range(verb->add_option("--clip", clip, "MHP3rd: the clip id, stream * 100 + slot"), 0,
+                kMaxId);
   verb->add_option("--frame", frame, "the clip frame (fractional allowed; 30 per second)");
   verb->add_option("--parts", parts_text,
                    "MHFU: the parts the entry drives (e.g. 1 or 0,2; default all)");
-  verb->add_option("--em", em, "the species number (entry count, MHP3rd records)");
+  integer_range(verb->add_option("--em", em, "the species number (entry count, MHP3rd records)"), 0,
+                kMaxId);
   verb->add_flag("--json", cli.json, "one JSON document");
   verb->callback([&cli] {
     mh::DocumentOptions o;
@@ -157,13 +161,16 @@ void add_sample(CLI::App& group, Cli& cli) {
       const Quat q = mh::euler_quat(local[j].euler);
       const Quat r = rotation_of(world[j]);
       const Vec3 pos = world[j].translation();
-      joints.push_back({{"joint", j},
-                        {"parent", skeleton.bones[j].parent},
+      Json joint = {{"joint", j}};
+      // MHP3rd's bone name, by the core rule (`name_hex` beside when not UTF-8, issue 31)
+      if (skeleton.bones[j].name) put_text(joint, "name", skeleton.bones[j].name_bytes());
+      joint.update(Json{{"parent", skeleton.bones[j].parent},
                         {"euler", vec_json(local[j].euler)},
                         {"quaternion", quat_json(q)},
                         {"translation", vec_json(local[j].translation)},
                         {"position", vec_json(pos)},
                         {"rotation", quat_json(r)}});
+      joints.push_back(std::move(joint));
       text += fmt::format(
           "joint {:3} euler ({:.6f}, {:.6f}, {:.6f}) t ({:.4f}, {:.4f}, {:.4f}) "
           "model ({:.4f}, {:.4f}, {:.4f})\n",
@@ -293,7 +300,8 @@ void add_export(CLI::App& group, Cli& cli) {
   verb->add_option("--max-bytes", max_bytes, "the most animation data to write (default 512 MiB)");
   verb->add_option("--game", game, "mhfu or mhp3rd (default: the pack's encoding)");
   verb->add_option("--rate", rate, "samples per second (default 30: one per clip frame)");
-  verb->add_option("--em", em, "the species number (entry count, MHP3rd records)");
+  integer_range(verb->add_option("--em", em, "the species number (entry count, MHP3rd records)"), 0,
+                kMaxId);
   verb->add_option("-o,--output", out, "OUT.glb, or OUT.gltf")->required();
   verb->add_flag("--json", cli.json, "report as JSON");
   verb->callback([&cli] {
@@ -412,11 +420,15 @@ void add_port(CLI::App& group, Cli& cli) {
   verb->add_option("--donor", donor_path, "the MHP3rd moveset (a pack, or a PAC holding one)")
       ->required();
   verb->add_option("--target", target_path, "the MHFU model PAC to carry it")->required();
-  verb->add_option("--em", em,
-                   "the donor species (record offset and skipped bones; default from the donor's "
-                   "file number: file_05248/05250 -> 58, 05339/05341 -> 40)");
-  verb->add_option("--host-em", host_em,
-                   "the target species (its entry count; default from file_0{em+6110})");
+  integer_range(verb->add_option(
+                    "--em", em,
+                    "the donor species (record offset and skipped bones; default from the donor's "
+                    "file number: file_05248/05250 -> 58, 05339/05341 -> 40)"),
+                0, kMaxId);
+  integer_range(
+      verb->add_option("--host-em", host_em,
+                       "the target species (its entry count; default from file_0{em+6110})"),
+      0, kMaxId);
   verb->add_option("-o,--output", out, "the ported model PAC");
   verb->add_flag("--plan", plan_only, "print the layout plan (entry <- donor clip id) only");
   verb->add_flag("--json", cli.json, "JSON");
@@ -493,7 +505,7 @@ void add_rig(CLI::App& group, Cli& cli) {
   verb->add_option("pac", in, "a model PAC (or give --skeleton and --pack)");
   verb->add_option("--skeleton", skeleton_path, "skeleton file");
   verb->add_option("--pack", pack_path, "animation pack file");
-  verb->add_option("--entry", entry, "the entry")->required();
+  integer_range(verb->add_option("--entry", entry, "the entry")->required(), 0, kMaxId);
   verb->add_option("-o,--output", out, "a one-slot pack holding the clip");
   verb->add_flag("--json", cli.json, "print the clip as JSON");
   verb->callback([&cli] {
@@ -525,7 +537,7 @@ void add_put(CLI::App& group, Cli& cli) {
   verb->add_option("pac", in, "a model PAC (or give --skeleton and --pack)");
   verb->add_option("--skeleton", skeleton_path, "skeleton file");
   verb->add_option("--pack", pack_path, "animation pack file");
-  verb->add_option("--entry", entry, "the entry")->required();
+  integer_range(verb->add_option("--entry", entry, "the entry")->required(), 0, kMaxId);
   verb->add_option("--clip", clip_path, "a pack whose first clip is the whole-rig clip (mh rig)")
       ->required();
   verb->add_option("-o,--output", out, "the PAC (or pack) written back")->required();

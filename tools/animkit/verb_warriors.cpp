@@ -6,14 +6,15 @@
 #include <optional>
 
 #include "animkit/core/safe_path.h"
+#include "animkit/core/text.h"
 #include "animkit/gltf/export.h"
 #include "animkit/warriors/builder.h"
+#include "animkit/warriors/cursor.h"
+#include "animkit/warriors/document.h"
 #include "animkit/warriors/instance.h"
 #include "animkit/warriors/pose_export.h"
 #include "animkit/warriors/rebuild.h"
 #include "animkit/warriors/scenario.h"
-#include "animkit/warriors/cursor.h"
-#include "animkit/warriors/document.h"
 #include "cli.h"
 
 namespace animkit::cli {
@@ -95,18 +96,19 @@ void add_sample(CLI::App& group, Cli& cli) {
                        {"position", clean(model[b].position)},
                        {"rotation", clean(model[b].rotation)}});
     }
-    Json out{{"clip", p.name},
-             {"frame", json_float(frame)},
-             {"rate", json_float(rate)},
-             {"frame_count", p.frame_count},
-             {"root_velocity", clean(pose.root_velocity)},
-             {"root_velocity_default", pose.velocity_default()},
-             {"root_translation", clean(pose.root_translation)},
-             {"root_translation_default", pose.translation_default()},
-             {"rotations", std::move(rotations)},
-             {"default", std::move(defaults_json)},
-             {"offsets", off ? "0x28 chunk" : "unit offsets (no 0x28 chunk)"},
-             {"model", std::move(m)}};
+    Json out = Json::object();
+    put_text(out, "clip", clip->descriptor.name_bytes());  // the core rule (issue 31, item 2)
+    out.update(Json{{"frame", json_float(frame)},
+                    {"rate", json_float(rate)},
+                    {"frame_count", p.frame_count},
+                    {"root_velocity", clean(pose.root_velocity)},
+                    {"root_velocity_default", pose.velocity_default()},
+                    {"root_translation", clean(pose.root_translation)},
+                    {"root_translation_default", pose.translation_default()},
+                    {"rotations", std::move(rotations)},
+                    {"default", std::move(defaults_json)},
+                    {"offsets", off ? "0x28 chunk" : "unit offsets (no 0x28 chunk)"},
+                    {"model", std::move(m)}});
     if (cli.json) {
       cli.out << dump_json(out, 1) << "\n";
       return;
@@ -257,7 +259,8 @@ void add_rebuild(CLI::App& group, Cli& cli) {
                               {"replaced", p.replaced}, {"changed", p.changed}});
         if (!cli.json) {
           cli.out << fmt::format("{}: resource {} chunks {} + {} ('{}'){}\n", put, p.resource,
-                                 p.keyframes_chunk, p.descriptor_chunk, p.replaced,
+                                 p.keyframes_chunk, p.descriptor_chunk,
+                                 printable(p.replaced, Keep::kAscii),
                                  p.changed ? "" : ", unchanged");
         }
       }

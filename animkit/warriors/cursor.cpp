@@ -34,8 +34,9 @@ PlayClip::Range append_channel(PlayClip& p, const Channel& c, bool rotation) {
 
 // warriors.txt "Playing a clip" / "The key in force": t = (frame - key start) / next key's
 // delta, not clamped; lerp positions, nlerp rotations (the sign flip); the last key held.
-Quat channel_value(const PlayClip& p, const PlayClip::Range& r, uint32_t k, float frame,
-                   bool rotation) {
+// Always inlined, so each clone of the sampler (AVX2, baseline) has its own copy.
+[[gnu::always_inline]] inline Quat channel_value(const PlayClip& p, const PlayClip::Range& r,
+                                                 uint32_t k, float frame, bool rotation) {
   if (k + 1 >= r.first + r.count) return p.values[k];
   const float t = (frame - static_cast<float>(p.starts[k])) / static_cast<float>(p.deltas[k + 1]);
   const Quat& a = p.values[k];

@@ -101,6 +101,16 @@ namespace {
 // of sin(+-0) / s is the zero itself (sin keeps a zero's sign) and sin(angle) / s is exactly 1.
 // So the weights are 1 - t and t, bit for bit (a fade at its ends, a subtree clip at weight 1).
 inline bool end_weight(float t) { return t == 1.f || t == 0.f; }
+// The weights of a and b past the nlerp test (c = |dot|, t clamped), as core/math.cpp's slerp.
+inline void slerp_weights(float c, float t, float& wa, float& wb) {
+  wa = 1.f - t;
+  wb = t;
+  if (end_weight(t) && c == c) return;
+  const float angle = std::acos(c);
+  const float s = std::sin(angle);
+  wa = std::sin((1.f - t) * angle) / s;
+  wb = std::sin(t * angle) / s;
+}
 inline Quat slerp_inline(Quat a, Quat b, float t) {
   t = t < 0.f ? 0.f : (t > 1.f ? 1.f : t);
 #if defined(__SSE2__)
@@ -113,13 +123,8 @@ inline Quat slerp_inline(Quat a, Quat b, float t) {
     c = -c;
   }
   if (c > 0.9995f) return lanes::nlerp(va, vb, t);
-  float wa = 1.f - t, wb = t;
-  if (!(end_weight(t) && c == c)) {
-    const float angle = std::acos(c);
-    const float s = std::sin(angle);
-    wa = std::sin((1.f - t) * angle) / s;
-    wb = std::sin(t * angle) / s;
-  }
+  float wa, wb;
+  slerp_weights(c, t, wa, wb);
   return lanes::to_quat(lanes::mix(va, wa, vb, wb));
 #else
   float c = dot(a, b);
@@ -128,13 +133,8 @@ inline Quat slerp_inline(Quat a, Quat b, float t) {
     c = -c;
   }
   if (c > 0.9995f) return nlerp(a, b, t);
-  float wa = 1.f - t, wb = t;
-  if (!(end_weight(t) && c == c)) {
-    const float angle = std::acos(c);
-    const float s = std::sin(angle);
-    wa = std::sin((1.f - t) * angle) / s;
-    wb = std::sin(t * angle) / s;
-  }
+  float wa, wb;
+  slerp_weights(c, t, wa, wb);
   return {a.x * wa + b.x * wb, a.y * wa + b.y * wb, a.z * wa + b.z * wb, a.w * wa + b.w * wb};
 #endif
 }

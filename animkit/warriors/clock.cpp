@@ -9,6 +9,7 @@
 // fesetround path on edge and random operands). In any other mode the fesetround path runs.
 #include "animkit/warriors/clock.h"
 
+#include <bit>
 #include <cfenv>
 #include <cfloat>
 #include <cmath>
@@ -41,8 +42,12 @@ bool rounds_to_nearest() {
 }
 
 // A round-to-nearest result r that lies beyond the exact value (`away`, farther from zero) steps
-// one float toward zero; an infinity from finite operands so becomes FLT_MAX.
-float toward_zero_from(float r, bool away) { return away ? std::nextafter(r, 0.0f) : r; }
+// one float toward zero: r is then neither zero nor NaN, so that is its bits less one (an
+// infinity from finite operands so becomes FLT_MAX, the smallest subnormal a zero of its sign),
+// which is nextafter(r, 0) without the call.
+inline float toward_zero_from(float r, bool away) {
+  return away ? std::bit_cast<float>(std::bit_cast<uint32_t>(r) - 1u) : r;
+}
 
 // uint(x), saturating for values the u32 cannot hold (and NaN) so bad clips cannot overflow.
 uint32_t to_uint(float x) {
@@ -50,43 +55,76 @@ uint32_t to_uint(float x) {
   if (x >= 4294967040.0f) return 0xFFFFFFFFu;
   return static_cast<uint32_t>(x);
 }
+
+// The toward-zero operations derived from round-to-nearest (valid only in that mode), inlined
+// into the clock's functions, which read the mode once each.
+struct Derived {
+  // The product of two floats is exact in a double (24 + 24 bits, no under- or overflow there).
+  static float mul(float a, float b) {
+    const double exact = static_cast<double>(a) * static_cast<double>(b);
+    const float r = static_cast<float>(exact);
+    return toward_zero_from(r, std::fabs(static_cast<double>(r)) > std::fabs(exact));
+  }
+  // TwoSum (Knuth): e = (a + b) - r exactly, for any finite a, b whose rounded sum is finite.
+  static float add(float a, float b) {
+    const float r = a + b;
+    if (!std::isfinite(r)) {
+      // An overflow of finite operands: toward zero gives the largest finite float.
+      return std::isfinite(a) && std::isfinite(b) ? std::copysign(FLT_MAX, r) : r;
+    }
+    const float bv = r - a;
+    const float av = r - bv;
+    const float e = (a - av) + (b - bv);
+    if (!std::isfinite(e)) return toward_zero::add_fenv(a, b);  // an intermediate overflowed
+    // e != 0 means r is inexact (and not 0); it was rounded away when e's sign is not r's.
+    return toward_zero_from(r, e != 0.0f && (e < 0.0f) != (r < 0.0f));
+  }
+  // q = a / b rounded to nearest; q x b is exact in a double, so |q x b| > |a| says q lies
+  // beyond the exact quotient.
+  static float div(float a, float b) {
+    const float q = a / b;
+    // An infinite or NaN operand or b = 0 makes `back` NaN or infinite as q: q is kept.
+    const double back = static_cast<double>(q) * static_cast<double>(b);
+    return toward_zero_from(q, std::fabs(back) > std::fabs(static_cast<double>(a)));
+  }
+};
+// The same through the mode switch, in any other mode.
+struct Switched {
+  static float mul(float a, float b) { return toward_zero::mul_fenv(a, b); }
+  static float add(float a, float b) { return toward_zero::add_fenv(a, b); }
+  static float div(float a, float b) { return toward_zero::div_fenv(a, b); }
+};
+
+template <class Op>
+uint32_t frame_of(float time) {
+  return to_uint(Op::add(Op::mul(time, 30.0f), 0.5f));
+}
+template <class Op>
+float overshoot(float ts, float duration) {
+  return Op::add(ts, -Op::add(duration, -kSixtieth));
+}
+template <class Op>
+ClockStep try_step(float t, float s, float duration, uint32_t frame_count) {
+  const float ts = Op::add(t, s);
+  ClockStep out{ts, frame_of<Op>(ts), false, 0.0f};
+  if (out.frame >= frame_count) {
+    out.reached_end = true;
+    out.overshoot = overshoot<Op>(ts, duration);
+  }
+  return out;
+}
+template <class Op>
+float rescale(float time, float duration, float other_duration) {
+  if (!(duration > 0.0f)) return 0.0f;
+  return Op::mul(Op::div(time, duration), other_duration);
+}
 }  // namespace
 
 namespace toward_zero {
 
-// The product of two floats is exact in a double (24 + 24 bits, no under- or overflow there).
-float mul(float a, float b) {
-  if (!rounds_to_nearest()) return mul_fenv(a, b);
-  const double exact = static_cast<double>(a) * static_cast<double>(b);
-  const float r = static_cast<float>(exact);
-  return toward_zero_from(r, std::fabs(static_cast<double>(r)) > std::fabs(exact));
-}
-
-// TwoSum (Knuth): e = (a + b) - r exactly, for any finite a, b whose rounded sum is finite.
-float add(float a, float b) {
-  if (!rounds_to_nearest()) return add_fenv(a, b);
-  const float r = a + b;
-  if (!std::isfinite(r)) {
-    // An overflow of finite operands: toward zero gives the largest finite float.
-    return std::isfinite(a) && std::isfinite(b) ? std::copysign(FLT_MAX, r) : r;
-  }
-  const float bv = r - a;
-  const float av = r - bv;
-  const float e = (a - av) + (b - bv);
-  if (!std::isfinite(e)) return add_fenv(a, b);  // an intermediate overflowed (near FLT_MAX)
-  // e != 0 means r is inexact (and not 0); it was rounded away when e's sign is not r's.
-  return toward_zero_from(r, e != 0.0f && (e < 0.0f) != (r < 0.0f));
-}
-
-// q = a / b rounded to nearest; q x b is exact in a double, so |q x b| > |a| says q lies
-// beyond the exact quotient.
-float div(float a, float b) {
-  if (!rounds_to_nearest()) return div_fenv(a, b);
-  const float q = a / b;
-  // An infinite or NaN operand or b = 0 makes `back` NaN or infinite as q: q is kept.
-  const double back = static_cast<double>(q) * static_cast<double>(b);
-  return toward_zero_from(q, std::fabs(back) > std::fabs(static_cast<double>(a)));
-}
+float mul(float a, float b) { return rounds_to_nearest() ? Derived::mul(a, b) : mul_fenv(a, b); }
+float add(float a, float b) { return rounds_to_nearest() ? Derived::add(a, b) : add_fenv(a, b); }
+float div(float a, float b) { return rounds_to_nearest() ? Derived::div(a, b) : div_fenv(a, b); }
 
 // The reference: the same operations with the FPU switched to round toward zero.
 float mul_fenv(float a, float b) {
@@ -107,33 +145,28 @@ float div_fenv(float a, float b) {
 
 }  // namespace toward_zero
 
-using toward_zero::add;
-using toward_zero::div;
-using toward_zero::mul;
+float clock_step_size(float dt, float rate) { return toward_zero::mul(dt, rate); }
 
-float clock_step_size(float dt, float rate) { return mul(dt, rate); }
+uint32_t clock_frame_count(float duration) { return clock_frame(duration); }
 
-uint32_t clock_frame_count(float duration) { return to_uint(add(mul(duration, 30.0f), 0.5f)); }
+uint32_t clock_frame(float time) {
+  return rounds_to_nearest() ? frame_of<Derived>(time) : frame_of<Switched>(time);
+}
 
-uint32_t clock_frame(float time) { return to_uint(add(mul(time, 30.0f), 0.5f)); }
+float clock_add(float t, float s) { return toward_zero::add(t, s); }
 
-float clock_add(float t, float s) { return add(t, s); }
-
-float clock_overshoot(float ts, float duration) { return add(ts, -add(duration, -kSixtieth)); }
+float clock_overshoot(float ts, float duration) {
+  return rounds_to_nearest() ? overshoot<Derived>(ts, duration) : overshoot<Switched>(ts, duration);
+}
 
 ClockStep clock_try_step(float t, float s, float duration, uint32_t frame_count) {
-  const float ts = add(t, s);
-  ClockStep out{ts, to_uint(add(mul(ts, 30.0f), 0.5f)), false, 0.0f};
-  if (out.frame >= frame_count) {
-    out.reached_end = true;
-    out.overshoot = clock_overshoot(ts, duration);
-  }
-  return out;
+  return rounds_to_nearest() ? try_step<Derived>(t, s, duration, frame_count)
+                             : try_step<Switched>(t, s, duration, frame_count);
 }
 
 float clock_rescale(float time, float duration, float other_duration) {
-  if (!(duration > 0.0f)) return 0.0f;
-  return mul(div(time, duration), other_duration);
+  return rounds_to_nearest() ? rescale<Derived>(time, duration, other_duration)
+                             : rescale<Switched>(time, duration, other_duration);
 }
 
 }  // namespace animkit::warriors

@@ -1,5 +1,7 @@
 #include "animkit/warriors/cursor.h"
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include "animkit/warriors/clock.h"
@@ -8,7 +10,9 @@
 namespace animkit::warriors {
 
 namespace {
-constexpr int kVelocitySlot = kNumBones, kTranslationSlot = kNumBones + 1;
+constexpr int kVelocitySlot = kNumBones;  // then kNumBones + 1, the translation
+// A slot's value is the pose's value bit of the same number (PlayClip::value_mask).
+static_assert(kVelocityBit == kVelocitySlot && kTranslationBit == kNumBones + 1);
 
 PlayClip::Range append_channel(PlayClip& p, const Channel& c, bool rotation) {
   PlayClip::Range r{static_cast<uint32_t>(p.starts.size()), static_cast<uint32_t>(c.keys.size())};
@@ -30,8 +34,9 @@ PlayClip::Range append_channel(PlayClip& p, const Channel& c, bool rotation) {
 
 // warriors.txt "Playing a clip" / "The key in force": t = (frame - key start) / next key's
 // delta, not clamped; lerp positions, nlerp rotations (the sign flip); the last key held.
-Quat channel_value(const PlayClip& p, const PlayClip::Range& r, uint32_t k, float frame,
-                   bool rotation) {
+// Always inlined, so each clone of the sampler (AVX2, baseline) has its own copy.
+[[gnu::always_inline]] inline Quat channel_value(const PlayClip& p, const PlayClip::Range& r,
+                                                 uint32_t k, float frame, bool rotation) {
   if (k + 1 >= r.first + r.count) return p.values[k];
   const float t = (frame - static_cast<float>(p.starts[k])) / static_cast<float>(p.deltas[k + 1]);
   const Quat& a = p.values[k];
@@ -54,36 +59,49 @@ Quat scaled_turn(Quat key, float rate) {
   return slerp(Quat::identity(), key, rate);  // Quat_Slerp clamps the factor to [0, 1]
 }
 
-// Returns untagged_mask(out): the defaults' untagged values and the channels written.
+// Returns untagged_mask(out): the defaults' untagged values and the channels written. keys[i] is
+// the key in force of the clip's i-th slot (PlayClip::slots). `out` holds the defaults except at
+// the bits `differs` (kAllPoseValues: anything).
 // Compiled for AVX2 too (ANIMKIT_WARRIORS_AVX2_CLONE, quat_lanes.h).
 ANIMKIT_WARRIORS_AVX2_CLONE uint64_t sample_channels(const PlayClip& p, const uint32_t* keys,
                                                      float frame, float rate, uint16_t flags,
-                                                     const SampleContext& ctx, WarPose& out) {
-  out = ctx.defaults ? *ctx.defaults : default_pose();
-  uint64_t untagged = ctx.defaults ? ctx.defaults_untagged : 0;
-  if (p.velocity.count > 0 && !(flags & kCursorNoVelocity)) {
-    const Quat v = channel_value(p, p.velocity, keys[kVelocitySlot], frame, false);
-    out.root_velocity = tagged(Vec3{v.x, v.y, v.z} * rate, false);  // vmulx at 0x00104e68
-    untagged |= uint64_t{1} << kVelocityBit;
+                                                     const SampleContext& ctx, WarPose& out,
+                                                     uint64_t differs = kAllPoseValues) {
+  uint64_t written = p.value_mask;
+  if (flags & kCursorNoTurn) written &= ~uint64_t{1};
+  if (flags & kCursorNoVelocity) written &= ~(uint64_t{1} << kVelocityBit);
+  if (!ctx.defaults) {
+    out = default_pose();
+  } else if (const uint64_t back = differs & ~written; std::popcount(back) > 8) {
+    out = *ctx.defaults;  // a few values are put back one by one, many by the whole copy
+  } else {
+    const WarPose& d = *ctx.defaults;
+    if (back >> kVelocityBit & 1) out.root_velocity = d.root_velocity;
+    if (back >> kTranslationBit & 1) out.root_translation = d.root_translation;
+    for (uint64_t m = back & ((uint64_t{1} << kNumBones) - 1); m != 0; m &= m - 1) {
+      const int b = std::countr_zero(m);
+      out.rotations[b] = d.rotations[b];
+    }
   }
-  if (p.translation.count > 0) {
-    const Quat v = channel_value(p, p.translation, keys[kTranslationSlot], frame, false);
-    out.root_translation = tagged(Vec3{v.x, v.y, v.z + ctx.bind_height}, false);
-    untagged |= uint64_t{1} << kTranslationBit;
-  }
-  if (p.bones[0].count > 0 && !(flags & kCursorNoTurn)) {
-    out.rotations[0] = tagged(scaled_turn(p.values[keys[0]], rate), false);
-    untagged |= 1;
-  }
-  // The bone slots that have a channel (slots are in bone order, velocity and translation last).
+  // The slots in bone order, velocity and translation last; each writes its own value.
   for (int i = 0; i < p.slot_count; ++i) {
     const int b = p.slots[i];
-    if (b == 0) continue;
-    if (b >= kNumBones) break;
-    out.rotations[b] = tagged(channel_value(p, p.bones[b], keys[b], frame, true), false);
-    untagged |= uint64_t{1} << b;
+    const PlayClip::Range& r = p.slot_ranges[i];
+    if (b > 0 && b < kNumBones) {
+      out.rotations[b] = tagged(channel_value(p, r, keys[i], frame, true), false);
+    } else if (b == 0) {
+      if (flags & kCursorNoTurn) continue;
+      out.rotations[0] = tagged(scaled_turn(p.values[keys[i]], rate), false);
+    } else if (b == kVelocitySlot) {
+      if (flags & kCursorNoVelocity) continue;
+      const Quat v = channel_value(p, r, keys[i], frame, false);
+      out.root_velocity = tagged(Vec3{v.x, v.y, v.z} * rate, false);  // vmulx at 0x00104e68
+    } else {
+      const Quat v = channel_value(p, r, keys[i], frame, false);
+      out.root_translation = tagged(Vec3{v.x, v.y, v.z + ctx.bind_height}, false);
+    }
   }
-  return untagged;
+  return (ctx.defaults ? ctx.defaults_untagged : 0) | written;
 }
 }  // namespace
 
@@ -103,7 +121,12 @@ PlayClip make_play_clip(const AnmClip& clip, int anim_id) {
   }
   p.events = k.events;
   for (int slot = 0; slot < AnimCursor::kSlots; ++slot) {
-    if (p.range(slot).count > 0) p.slots[p.slot_count++] = static_cast<uint8_t>(slot);
+    const PlayClip::Range& r = p.range(slot);
+    if (r.count == 0) continue;
+    p.slot_ranges[p.slot_count] = r;
+    p.slots[p.slot_count++] = static_cast<uint8_t>(slot);
+    p.value_mask |= uint64_t{1} << slot;  // slot s is value bit s
+    if (r.count > 1) p.first_change = std::min(p.first_change, p.starts[r.first + 1]);
   }
   return p;
 }
@@ -119,24 +142,29 @@ void AnimCursor::restart() {
   frame_ = 0;
   fired_ = -1;
   if (!clip_) return;
-  key_.fill(0);  // the slots without a channel are never read
-  for (int i = 0; i < clip_->slot_count; ++i) {
-    const int slot = clip_->slots[i];
-    key_[slot] = clip_->range(slot).first;
-  }
+  for (int i = 0; i < clip_->slot_count; ++i) key_[i] = clip_->slot_ranges[i].first;
+  window_lo_ = 0;  // a channel's first key starts at frame 0
+  window_hi_ = clip_->first_change;
 }
 
 void AnimCursor::step(uint32_t frame) {
   frame_ = frame;
   if (!clip_) return;
+  if (frame >= window_lo_ && frame < window_hi_) return;  // no channel's key changes
   const PlayClip& p = *clip_;
+  uint32_t lo = 0, hi = UINT32_MAX;
   for (int i = 0; i < p.slot_count; ++i) {
-    const int slot = p.slots[i];
-    const PlayClip::Range& r = p.range(slot);
-    uint32_t& k = key_[slot];
-    if (k < r.first || k >= r.first + r.count || p.starts[k] > frame) k = r.first;
-    while (k + 1 < r.first + r.count && p.starts[k + 1] <= frame) ++k;
+    const PlayClip::Range& r = p.slot_ranges[i];
+    const uint32_t end = r.first + r.count;
+    uint32_t k = key_[i];
+    if (k < r.first || k >= end || p.starts[k] > frame) k = r.first;
+    while (k + 1 < end && p.starts[k + 1] <= frame) ++k;
+    key_[i] = k;
+    lo = std::max(lo, p.starts[k]);
+    if (k + 1 < end) hi = std::min(hi, p.starts[k + 1]);
   }
+  window_lo_ = lo;
+  window_hi_ = hi;
 }
 
 // warriors.txt "When a clip ends": end = uint(D x 30 + 0.5); frame = uint((t + s) x 30 + 0.5);
@@ -184,17 +212,19 @@ uint64_t AnimCursor::sample(float rate, const SampleContext& ctx, WarPose& out) 
   return sample_channels(*clip_, key_.data(), time_ * 30.0f, rate, flags_, ctx, out);
 }
 
+uint64_t AnimCursor::sample_over(float rate, const SampleContext& ctx, WarPose& out,
+                                 uint64_t differs) const {
+  if (!clip_) return sample(rate, ctx, out);
+  return sample_channels(*clip_, key_.data(), time_ * 30.0f, rate, flags_, ctx, out, differs);
+}
+
 void sample_clip(const PlayClip& clip, float frame, float rate, const SampleContext& ctx,
                  WarPose& out) {
   // The nearest whole frame, a tie going to the lower one.
   const float nearest = std::ceil(frame - 0.5f);
   const uint32_t n = nearest > 0 ? static_cast<uint32_t>(std::fmin(nearest, 4e9f)) : 0;
   std::array<uint32_t, AnimCursor::kSlots> keys{};
-  keys[kVelocitySlot] = clip.velocity.count ? key_in_force(clip, clip.velocity, n) : 0;
-  keys[kTranslationSlot] = clip.translation.count ? key_in_force(clip, clip.translation, n) : 0;
-  for (int b = 0; b < kNumBones; ++b) {
-    keys[b] = clip.bones[b].count ? key_in_force(clip, clip.bones[b], n) : 0;
-  }
+  for (int i = 0; i < clip.slot_count; ++i) keys[i] = key_in_force(clip, clip.slot_ranges[i], n);
   sample_channels(clip, keys.data(), frame, rate, 0, ctx, out);
 }
 

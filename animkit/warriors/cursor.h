@@ -29,9 +29,15 @@ struct PlayClip {
   std::vector<AnimEvent> events;
   int anim_id = -1;  // the id it was bound to (for traces)
   // The cursor slots that have a channel (bones 0-33, then 34 velocity, 35 translation), so a
-  // cursor's step and restart visit only those.
+  // cursor's step and restart visit only those; slot_ranges[i] is slots[i]'s range.
   std::array<uint8_t, kNumBones + 2> slots{};
+  std::array<Range, kNumBones + 2> slot_ranges{};
   int slot_count = 0;
+  // The values the clip writes: bit s for slot s (bone s, kVelocityBit, kTranslationBit).
+  uint64_t value_mask = 0;
+  // The first frame at which some channel's second key comes into force (UINT32_MAX when none
+  // has one): frames 0 .. first_change - 1 all show the first keys.
+  uint32_t first_change = UINT32_MAX;
 
   bool has_bone(int b) const { return bones[b].count > 0; }
   const Range& range(int slot) const {
@@ -68,7 +74,9 @@ class AnimCursor {
   void init(const PlayClip* clip, uint16_t flags = 0);
   // AnimCursor_Restart: back to time 0 (the loop's wrap).
   void restart();
-  // AnimCursor_Step (0x00104110): each channel to the key in force at `frame`.
+  // AnimCursor_Step (0x00104110): each channel to the key in force at `frame`. The key in force
+  // depends on the frame alone, so a step to a frame inside the window where no channel's key
+  // changes touches no channel.
   void step(uint32_t frame);
   // AnimCursor_Advance (0x001044a0) by s = dt x rate: 0 when the step was taken (events
   // passed are fired into `sink` unless muted), else the overshoot (t + s) - (D - 1/60) and
@@ -79,6 +87,10 @@ class AnimCursor {
   void set_time(float time);
   // AnimCursor_SamplePose (0x00104ce0) at `rate`; returns untagged_mask(out).
   uint64_t sample(float rate, const SampleContext& ctx, WarPose& out) const;
+  // The same into a pose that holds ctx.defaults' values except (at most) at the bits `differs`
+  // (a pose stack's slot, PoseStack): of those only the ones this clip does not write are put
+  // back, instead of the whole default pose copied. The same pose results.
+  uint64_t sample_over(float rate, const SampleContext& ctx, WarPose& out, uint64_t differs) const;
 
   const PlayClip* clip() const { return clip_; }
   float time() const { return time_; }
@@ -93,9 +105,14 @@ class AnimCursor {
   const PlayClip* clip_ = nullptr;
   float time_ = 0;
   uint32_t frame_ = 0;
+  // Every frame in [window_lo_, window_hi_) has the keys in key_ in force (each channel's key
+  // starts at or before window_lo_ and the next one at or after window_hi_).
+  uint32_t window_lo_ = 0, window_hi_ = 0;
   uint16_t flags_ = 0;
-  int64_t fired_ = -1;                  // the last frame whose events were fired (-1: none yet)
-  std::array<uint32_t, kSlots> key_{};  // current key per slot (absolute index)
+  int64_t fired_ = -1;  // the last frame whose events were fired (-1: none yet)
+  // The key in force (absolute index) of the clip's i-th channel slot (PlayClip::slots[i]): the
+  // keys a step and a sample read are the first slot_count entries, side by side.
+  std::array<uint32_t, kSlots> key_{};
 };
 
 // The key in force at a continuous frame, outside a cursor (`sample --frame`, plot): the key at

@@ -1,6 +1,7 @@
 #include "animkit/warriors/instance.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 namespace animkit::warriors {
@@ -14,9 +15,14 @@ const std::array<Vec3, kNumBones>& shared_unit_offsets() {
   static const std::array<Vec3, kNumBones> offsets = unit_offsets();
   return offsets;
 }
+const BoneOffsetLanes& shared_unit_offset_lanes() {
+  static const BoneOffsetLanes lanes = bone_offset_lanes(shared_unit_offsets());
+  return lanes;
+}
 }  // namespace
 
-CharacterInstance::CharacterInstance() : offsets_(&shared_unit_offsets()) {
+CharacterInstance::CharacterInstance()
+    : offsets_(&shared_unit_offsets()), offset_lanes_(&shared_unit_offset_lanes()) {
   sample_context.defaults = &shared_default_pose();
   queue_.reserve(kMaxQueue);
   deferred_.reserve(2 * kMaxStack);
@@ -28,7 +34,9 @@ CharacterInstance::~CharacterInstance() = default;
 
 void CharacterInstance::set_offsets(const std::array<Vec3, kNumBones>& offsets) {
   own_offsets_ = std::make_unique<std::array<Vec3, kNumBones>>(offsets);
+  own_offset_lanes_ = std::make_unique<BoneOffsetLanes>(bone_offset_lanes(offsets));
   offsets_ = own_offsets_.get();
+  offset_lanes_ = own_offset_lanes_.get();
 }
 
 // The lines an update touches: the instance up to the end of the bone transforms (the local pose
@@ -285,7 +293,7 @@ const WarPose& CharacterInstance::sample(SampleWorkspace& work) {
   if (!queue_.empty() && human.queued_pose_test) {
     // The queued tasks as they would stand once inserted (each at the bottom: the last queued
     // lowest), sampled bottom-up over the reference pose.
-    poses.clear();
+    work.begin(defaults, defaults == &shared_default_pose());
     for (size_t i = queue_.size(); i-- > 0;) queue_[i]->sample(poses);
     if (poses.size() > 0) {
       work.queued_default = all_tagged(poses.top());  // values taken from a default are tagged
@@ -293,10 +301,12 @@ const WarPose& CharacterInstance::sample(SampleWorkspace& work) {
       default_from_queue_ = true;
     }
   }
-  poses.clear();
+  // The shared default pose never changes, so the slots keep what they hold across characters
+  // and updates (PoseStack); another default pose (the queued tasks') makes them start afresh.
+  work.begin(sample_context.defaults, sample_context.defaults == &shared_default_pose());
   for (int i = 0; i < count_; ++i) stack_[i]->sample(poses);
   const WarPose& pose = poses.size() > 0 ? poses.top() : *sample_context.defaults;
-  build_bone_matrices(pose, *offsets_, bones_);
+  build_bone_matrices(pose, *offsets_, *offset_lanes_, bones_);
   if (keep_local_pose) pose_ = pose;
   sample_context.defaults = defaults;
   work_ = nullptr;
@@ -307,14 +317,21 @@ const WarPose& CharacterInstance::sample(SampleWorkspace& work) {
 // capped at 50 m/s; the turn a = 2 acos(w), its sign from z, applied as a x 30 x dt.
 void CharacterInstance::apply_root_motion(float dt) {
   const Vec3 v = bones_[0].position;
-  const float c = std::cos(human.heading), s = std::sin(human.heading);
+  // cos and sin of the heading, computed again only when the heading has moved (its bits).
+  if (std::bit_cast<uint32_t>(human.heading) != std::bit_cast<uint32_t>(heading_of_cos_sin_)) {
+    heading_of_cos_sin_ = human.heading;
+    heading_cos_ = std::cos(human.heading);
+    heading_sin_ = std::sin(human.heading);
+  }
+  const float c = heading_cos_, s = heading_sin_;
   Vec3 w{c * v.x - s * v.y, s * v.x + c * v.y, v.z};
   const float len = length(w);
   if (len > 50.0f) w = w * (50.0f / len);
   human.velocity = w;
   human.position = human.position + w * dt;
   const Quat q = bones_[0].rotation;
-  const float a = 2.0f * std::acos(std::clamp(q.w, -1.0f, 1.0f));
+  // acos(1) is +0 exactly (the turn of a pose without one), so the call is left out there.
+  const float a = q.w == 1.0f ? 0.0f : 2.0f * std::acos(std::clamp(q.w, -1.0f, 1.0f));
   // An attached human (+0x280 not -1) takes the pose's quaternion once per update as it is.
   human.heading += (q.z < 0 ? -a : a) * (human.attachment != -1 ? 1.0f : 30.0f * dt);
 }

@@ -43,7 +43,18 @@ struct Callback {
 struct SampleWorkspace {
   PoseStack poses;
   std::array<WarPose, 3> scratch;
+  // Where scratch[i] may differ from the defaults (as PoseStack's masks; reset with its clear).
+  std::array<uint64_t, 3> scratch_masks{kAllPoseValues, kAllPoseValues, kAllPoseValues};
   WarPose queued_default;  // 0x005fd040
+  // Empties the pose stack for a sampling on `defaults` (PoseStack::clear).
+  void begin(const WarPose* defaults, bool stable) {
+    if (!stable || defaults != poses_defaults_) scratch_masks.fill(kAllPoseValues);
+    poses_defaults_ = stable ? defaults : nullptr;
+    poses.clear(defaults, stable);
+  }
+
+ private:
+  const WarPose* poses_defaults_ = nullptr;
 };
 
 class CharacterInstance : public EventSink {
@@ -131,6 +142,7 @@ class CharacterInstance : public EventSink {
 
   // The workspace of the sampling under way (tasks' scratch poses).
   WarPose& scratch(int i) { return work_->scratch[i]; }
+  uint64_t& scratch_mask(int i) { return work_->scratch_masks[i]; }
 
  private:
   void finish_newest_fade_if_crowded();
@@ -149,12 +161,16 @@ class CharacterInstance : public EventSink {
   const AnimTask* firing_ = nullptr;
   SampleWorkspace* work_ = nullptr;  // while sampling
   const std::array<Vec3, kNumBones>* offsets_;
+  const BoneOffsetLanes* offset_lanes_;  // bone_offset_lanes(*offsets_)
   std::vector<std::unique_ptr<AnimTask>> queue_;
   std::vector<std::unique_ptr<AnimTask>> deferred_;
   std::vector<FiredEvent> events_;
   std::vector<Callback> callbacks_;
+  // cos and sin of heading_of_cos_sin_ (apply_root_motion): cos(+0) = 1, sin(+0) = +0 exactly.
+  float heading_of_cos_sin_ = 0.0f, heading_cos_ = 1.0f, heading_sin_ = 0.0f;
   std::unique_ptr<SampleWorkspace> own_work_;  // made on the first sample() without one
   std::unique_ptr<std::array<Vec3, kNumBones>> own_offsets_;
+  std::unique_ptr<BoneOffsetLanes> own_offset_lanes_;
   alignas(64) std::array<BoneTransform, kNumBones> bones_;
   WarPose pose_;
 };

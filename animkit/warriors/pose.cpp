@@ -95,6 +95,22 @@ namespace {
   const Vec3 t = cross(u, v) * 2.f;
   return v + t * q.w + cross(u, t);
 }
+// The slerp's weights sin((1 - t) angle) / s and sin(t angle) / s at t = 0 or 1, without the
+// libm calls: past the nlerp test c lies in [0, 0.9995] (or is NaN, which takes the calls), so
+// angle = acos(c) lies in [0.0316, pi/2] and s = sin(angle) is finite and positive; a weight
+// of sin(+-0) / s is the zero itself (sin keeps a zero's sign) and sin(angle) / s is exactly 1.
+// So the weights are 1 - t and t, bit for bit (a fade at its ends, a subtree clip at weight 1).
+inline bool end_weight(float t) { return t == 1.f || t == 0.f; }
+// The weights of a and b past the nlerp test (c = |dot|, t clamped), as core/math.cpp's slerp.
+inline void slerp_weights(float c, float t, float& wa, float& wb) {
+  wa = 1.f - t;
+  wb = t;
+  if (end_weight(t) && c == c) return;
+  const float angle = std::acos(c);
+  const float s = std::sin(angle);
+  wa = std::sin((1.f - t) * angle) / s;
+  wb = std::sin(t * angle) / s;
+}
 inline Quat slerp_inline(Quat a, Quat b, float t) {
   t = t < 0.f ? 0.f : (t > 1.f ? 1.f : t);
 #if defined(__SSE2__)
@@ -107,10 +123,8 @@ inline Quat slerp_inline(Quat a, Quat b, float t) {
     c = -c;
   }
   if (c > 0.9995f) return lanes::nlerp(va, vb, t);
-  const float angle = std::acos(c);
-  const float s = std::sin(angle);
-  const float wa = std::sin((1.f - t) * angle) / s;
-  const float wb = std::sin(t * angle) / s;
+  float wa, wb;
+  slerp_weights(c, t, wa, wb);
   return lanes::to_quat(lanes::mix(va, wa, vb, wb));
 #else
   float c = dot(a, b);
@@ -119,10 +133,8 @@ inline Quat slerp_inline(Quat a, Quat b, float t) {
     c = -c;
   }
   if (c > 0.9995f) return nlerp(a, b, t);
-  const float angle = std::acos(c);
-  const float s = std::sin(angle);
-  const float wa = std::sin((1.f - t) * angle) / s;
-  const float wb = std::sin(t * angle) / s;
+  float wa, wb;
+  slerp_weights(c, t, wa, wb);
   return {a.x * wa + b.x * wb, a.y * wa + b.y * wb, a.z * wa + b.z * wb, a.w * wa + b.w * wb};
 #endif
 }
@@ -197,15 +209,13 @@ struct BoneGroups {
         const auto p = static_cast<uint32_t>(kParents[g[i]]);
         at[count].parent16[i] = p * 16;
         at[count].bone16[i] = b * 16;
-        // Four bytes before the offset: lanes (previous z, x, y, z), never past the table.
-        at[count].offset12[i] = b * 12 - 4;
         at[count].out28[i] = b * 28;
       }
       left -= n;
     }
   }
   struct Offsets {
-    std::array<uint32_t, 4> parent16, bone16, offset12, out28;
+    std::array<uint32_t, 4> parent16, bone16, out28;
   };
   std::array<Offsets, kNumBones> at{};
 };
@@ -231,10 +241,11 @@ bool in_subtree(int b, int root) {
   }
   return false;
 }
-constexpr uint64_t kAllValues = (uint64_t{1} << (kNumBones + 2)) - 1;
+constexpr uint64_t kAllValues = kAllPoseValues;
 // The values a blend over `bone`'s subtree mixes (all of them for bone < 0): the rotations of
 // the subtree, the root velocity with bone 0, the root translation with bones 0 and 1.
 uint64_t blended_values(int bone) {
+  if (bone < 0) return kAllValues;  // the whole pose (before the table's first-use check)
   static const std::array<uint64_t, kNumBones> subtree = [] {
     std::array<uint64_t, kNumBones> m{};
     for (int root = 0; root < kNumBones; ++root) {
@@ -246,7 +257,6 @@ uint64_t blended_values(int bone) {
     }
     return m;
   }();
-  if (bone < 0) return kAllValues;
   return bone < kNumBones ? subtree[bone] : 0;  // no bone: nothing is blended
 }
 }  // namespace
@@ -301,9 +311,33 @@ ANIMKIT_WARRIORS_AVX2_CLONE uint64_t pose_blend_masked(const WarPose& lower, uin
   return (lower_mask & ~selected) | mixed;
 }
 
+BoneOffsetLanes bone_offset_lanes(const std::array<Vec3, kNumBones>& offsets) {
+  BoneOffsetLanes lanes;
+#if defined(__SSE2__)
+  const BoneGroups& groups = bone_groups();
+  for (int g = 0; g < groups.count; ++g) {
+    for (int i = 0; i < 4; ++i) {
+      const Vec3& o = offsets[groups.at[g].bone16[i] / 16];
+      lanes.steps[g][i] = o.x;
+      lanes.steps[g][4 + i] = o.y;
+      lanes.steps[g][8 + i] = o.z;
+    }
+  }
+#else
+  (void)offsets;
+#endif
+  return lanes;
+}
+
+void build_bone_matrices(const WarPose& pose, const std::array<Vec3, kNumBones>& offsets,
+                         std::array<BoneTransform, kNumBones>& out) {
+  build_bone_matrices(pose, offsets, bone_offset_lanes(offsets), out);
+}
+
 // Compiled for AVX2 too (ANIMKIT_WARRIORS_AVX2_CLONE, quat_lanes.h).
 ANIMKIT_WARRIORS_AVX2_CLONE void build_bone_matrices(const WarPose& pose,
                                                      const std::array<Vec3, kNumBones>& offsets,
+                                                     const BoneOffsetLanes& offset_lanes,
                                                      std::array<BoneTransform, kNumBones>& out) {
   // Entry 0: motion, not a bone; identity when the pose's value is a default.
   out[0].position = pose.velocity_default() ? Vec3{} : pose.root_velocity;
@@ -321,7 +355,7 @@ ANIMKIT_WARRIORS_AVX2_CLONE void build_bone_matrices(const WarPose& pose,
   char* rot_at = reinterpret_cast<char*>(rot);
   char* pos_at = reinterpret_cast<char*>(pos);
   const char* local_at = reinterpret_cast<const char*>(pose.rotations.data());
-  const char* offset_at = reinterpret_cast<const char*>(offsets.data());
+  (void)offsets;  // read through offset_lanes
   char* out_at = reinterpret_cast<char*>(out.data());
   const auto ld = [](const char* base, uint32_t at) {
     return _mm_loadu_ps(reinterpret_cast<const float*>(base + at));
@@ -334,9 +368,8 @@ ANIMKIT_WARRIORS_AVX2_CLONE void build_bone_matrices(const WarPose& pose,
                                 ld(pos_at, o.parent16[2]), ld(pos_at, o.parent16[3]));
     const Lanes4 q = transpose(ld(local_at, o.bone16[0]), ld(local_at, o.bone16[1]),
                                ld(local_at, o.bone16[2]), ld(local_at, o.bone16[3]));
-    const Lanes4 shifted = transpose(ld(offset_at, o.offset12[0]), ld(offset_at, o.offset12[1]),
-                                     ld(offset_at, o.offset12[2]), ld(offset_at, o.offset12[3]));
-    const Lanes4 v{shifted.y, shifted.z, shifted.w, shifted.x};
+    const float* ov = offset_lanes.steps[g].data();  // the offsets already in lanes
+    const Lanes4 v{_mm_load_ps(ov), _mm_load_ps(ov + 4), _mm_load_ps(ov + 8), _mm_setzero_ps()};
     Lanes4 r, t;
     compose_lanes(a, at, q, v, r, t);
     const Lanes4 rq = transpose(r.x, r.y, r.z, r.w);
@@ -351,6 +384,7 @@ ANIMKIT_WARRIORS_AVX2_CLONE void build_bone_matrices(const WarPose& pose,
     }
   }
 #else
+  (void)offset_lanes;
   for (int b = 2; b < kNumBones; ++b) {
     const BoneTransform& p = out[kParents[b]];
     out[b].rotation = p.rotation * pose.rotations[b];

@@ -60,6 +60,7 @@ void pose_blend_partial(const WarPose& lower, const WarPose& upper, float weight
 // The sampler and the blends keep it beside each pose, so a blend visits only the values one
 // side has and passes the rest (two tagged keep the lower's) without reading them.
 inline constexpr int kVelocityBit = kNumBones, kTranslationBit = kNumBones + 1;
+inline constexpr uint64_t kAllPoseValues = (uint64_t{1} << (kNumBones + 2)) - 1;
 uint64_t untagged_mask(const WarPose& pose);
 // pose_blend_partial with both poses' untagged_mask() given (they must be exact); returns out's.
 // The same floats as pose_blend_partial; in place (out == lower) only the mixed values are
@@ -76,6 +77,15 @@ struct BoneTransform {
 // pelvis absolute (root translation, bone 1 as is), bones 2-33 composed down the parent table.
 void build_bone_matrices(const WarPose& pose, const std::array<Vec3, kNumBones>& offsets,
                          std::array<BoneTransform, kNumBones>& out);
+// The offsets as the bone transforms' four-bone steps read them (a step's four x, then y, then
+// z side by side), made once per offsets table (CharacterInstance keeps them beside its offsets).
+struct BoneOffsetLanes {
+  alignas(16) std::array<std::array<float, 12>, kNumBones> steps{};
+};
+BoneOffsetLanes bone_offset_lanes(const std::array<Vec3, kNumBones>& offsets);
+// The same transforms with `lanes` == bone_offset_lanes(offsets).
+void build_bone_matrices(const WarPose& pose, const std::array<Vec3, kNumBones>& offsets,
+                         const BoneOffsetLanes& lanes, std::array<BoneTransform, kNumBones>& out);
 // Unit offsets (1, 0, 0) for every bone: the fallback when no 0x28 chunk is given.
 std::array<Vec3, kNumBones> unit_offsets();
 

@@ -79,7 +79,7 @@ void ClipTask::sample(PoseStack& poses) {
   const bool over = bone_ >= 0 && poses.size() > 0;
   WarPose* p = poses.push();
   if (!p) return;
-  poses.mask() = cursor_.sample(rate_, instance_->sample_context, *p);
+  poses.mask() = cursor_.sample_over(rate_, instance_->sample_context, *p, poses.mask());
   if (window_ && next_) {
     // 0x00105ba0: the next task's pose blended over the clip's by the share of b elapsed.
     const int before = poses.size();
@@ -285,15 +285,16 @@ void GaitTask::sample(PoseStack& poses) {
   const float frac = value_ - static_cast<float>(pair_);
   const SampleContext& ctx = instance_->sample_context;
   if (frac < 0.01f) {
-    poses.mask() = lower_.sample(rate_, ctx, *p);
+    poses.mask() = lower_.sample_over(rate_, ctx, *p, poses.mask());
   } else if (frac > 0.995f) {
-    poses.mask() = upper_.sample(rate_, ctx, *p);
+    poses.mask() = upper_.sample_over(rate_, ctx, *p, poses.mask());
   } else {
     // 0x001054a8, the fraction as the upper's weight; the lower pose is sampled in place and
     // the upper blended into it (the same floats as a blend into a third pose).
     WarPose& b = instance_->scratch(0);
-    const uint64_t lower = lower_.sample(rate_, ctx, *p);
-    const uint64_t upper = upper_.sample(rate_, ctx, b);
+    uint64_t& upper = instance_->scratch_mask(0);
+    const uint64_t lower = lower_.sample_over(rate_, ctx, *p, poses.mask());
+    upper = upper_.sample_over(rate_, ctx, b, upper);
     poses.mask() = pose_blend_masked(*p, lower, b, upper, frac, *p);
   }
 }
@@ -375,16 +376,17 @@ void MixTask::sample(PoseStack& poses) {
   if (!p) return;
   const SampleContext& ctx = instance_->sample_context;
   if (kind_ == Kind::kFour || other_weight_ <= 0.0f) {
-    poses.mask() = cursors_[lead_].sample(rate_, ctx, *p);
+    poses.mask() = cursors_[lead_].sample_over(rate_, ctx, *p, poses.mask());
     return;
   }
   // The lower pose sampled in place, the upper blended into it.
   WarPose& b = instance_->scratch(0);
+  uint64_t& upper_mask = instance_->scratch_mask(0);
   const AnimCursor& lower = kind_ == Kind::kTwo ? cursors_[0] : cursors_[lead_];
   const AnimCursor& upper = kind_ == Kind::kTwo ? cursors_[1] : cursors_[other_];
   const float weight = kind_ == Kind::kTwo ? value_ : other_weight_;
-  const uint64_t lower_mask = lower.sample(rate_, ctx, *p);
-  const uint64_t upper_mask = upper.sample(rate_, ctx, b);
+  const uint64_t lower_mask = lower.sample_over(rate_, ctx, *p, poses.mask());
+  upper_mask = upper.sample_over(rate_, ctx, b, upper_mask);
   poses.mask() = pose_blend_masked(*p, lower_mask, b, upper_mask, weight, *p);
 }
 

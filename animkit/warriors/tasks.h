@@ -27,9 +27,16 @@ inline constexpr uint64_t kHeldReportsObject = 0x400000ull;
 inline constexpr uint32_t kReportedObjectBit = 0x80000000u;
 
 // The pose stack: at most 7 poses (0x00104ce0 refuses an eighth).
+//
+// A slot keeps its pose and mask when popped or cleared, and holds the sampling's default pose
+// wherever its mask is clear (every writer keeps this: the sampler writes the mask it returns,
+// a blend in place only the values its result's mask has). So push() leaves mask() at what the
+// slot held before, which AnimCursor::sample_over takes to put back only the defaults the slot's
+// last pose changed. clear(defaults) forgets what the slots hold when the defaults may differ.
 class PoseStack {
  public:
   static constexpr int kMax = 7;
+  PoseStack() { masks_.fill(kAllPoseValues); }
   // The caller fills the pose and sets its untagged_mask() with mask(0).
   WarPose* push() { return count_ < kMax ? &poses_[count_++] : nullptr; }
   void pop() {
@@ -39,12 +46,19 @@ class PoseStack {
   WarPose& top(int below = 0) { return poses_[count_ - 1 - below]; }
   // untagged_mask() of top(below), kept beside the pose (pose_blend_masked).
   uint64_t& mask(int below = 0) { return masks_[count_ - 1 - below]; }
-  void clear() { count_ = 0; }
+  // Empties the stack for a sampling on `defaults`: the slots' masks stay valid only when the
+  // last sampling used the same `defaults` and `stable` says that pose never changes.
+  void clear(const WarPose* defaults = nullptr, bool stable = false) {
+    count_ = 0;
+    if (!stable || defaults != defaults_) masks_.fill(kAllPoseValues);
+    defaults_ = stable ? defaults : nullptr;
+  }
 
  private:
   std::array<WarPose, kMax> poses_;
-  std::array<uint64_t, kMax> masks_{};
+  std::array<uint64_t, kMax> masks_;
   int count_ = 0;
+  const WarPose* defaults_ = nullptr;
 };
 
 enum class AdvanceResult { kContinue, kHandOver, kFinished, kFadeDone };

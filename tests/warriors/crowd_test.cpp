@@ -303,6 +303,99 @@ TEST(WarriorsSpeed, SampledRotationsAreTheCoreNlerp) {
   EXPECT_EQ(checked, 40 * 50 * 5);
 }
 
+// Issue 25 item 5's shortcuts against the rules written out: a cursor stepped to frames in any
+// order (forward, back, repeated: its window of unchanged keys) samples the key in force by the
+// rule; a pose stack slot that held another clip's pose, sampled with its mask (only the defaults
+// that pose changed put back), is the full sample; a slerp at weight 0 or 1 is the core slerp.
+TEST(WarriorsSpeed, CursorWindowSlotReuseAndEndWeightsGiveTheRule) {
+  std::mt19937 rng(2512);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  const WarPose defaults = default_pose({0.f, 0.f, 0.9f});
+  const SampleContext ctx{&defaults, 0.25f};
+  int checked = 0;
+  for (int round = 0; round < 30; ++round) {
+    std::vector<PlayClip> clips;
+    for (int c = 0; c < 2; ++c) {
+      ClipBuilder b;
+      b.frames = 50;
+      for (int bone = 1; bone < kNumBones; ++bone) {
+        if (rng() % 3 != 0) continue;
+        // Keys 1-9 frames apart, some channels with one key.
+        for (int f = 0; f <= 50; f += 1 + static_cast<int>(rng() % 9)) {
+          b.rotations[bone].push_back({f, normalize(Quat{u(rng), u(rng), u(rng), u(rng)})});
+          if (rng() % 7 == 0) break;
+        }
+      }
+      for (int f = 0; f <= 50; f += 1 + static_cast<int>(rng() % 6)) {
+        b.translation.push_back({f, {0.1f * u(rng), 0.1f * u(rng), 0.1f * u(rng)}});
+      }
+      clips.push_back(make_play_clip(b.build()));
+    }
+    AnimCursor cursor;
+    cursor.init(&clips[0]);
+    PoseStack stack;
+    for (int n = 0; n < 60; ++n) {
+      // A time whose frame (uint(t x 30 + 0.5) toward zero) is the nearest frame by the rule.
+      const float frame = std::floor(24.f + 24.f * u(rng)) + (rng() % 2 ? 0.2f : 0.8f);
+      cursor.set_time(frame / 30.f);
+      const float at = cursor.time() * 30.f;
+      const uint32_t nearest = static_cast<uint32_t>(std::ceil(at - 0.5f));
+      ASSERT_EQ(cursor.frame(), nearest) << at;
+      WarPose want = defaults;
+      for (int bone = 1; bone < kNumBones; ++bone) {
+        const PlayClip::Range& r = clips[0].bones[bone];
+        if (r.count == 0) continue;
+        uint32_t k = r.first;
+        while (k + 1 < r.first + r.count && clips[0].starts[k + 1] <= nearest) ++k;
+        Quat q = clips[0].values[k];
+        if (k + 1 < r.first + r.count) {
+          const float t = (at - static_cast<float>(clips[0].starts[k])) /
+                          static_cast<float>(clips[0].deltas[k + 1]);
+          q = nlerp(clips[0].values[k], clips[0].values[k + 1], t);
+        }
+        want.rotations[bone] = tagged(q, false);
+      }
+      WarPose got;
+      cursor.sample(1.f, ctx, got);
+      for (int bone = 1; bone < kNumBones; ++bone) {
+        ASSERT_TRUE(same_bits(got.rotations[bone], want.rotations[bone]))
+            << "round " << round << " frame " << at << " bone " << bone;
+      }
+      // The slot of the stack held the other clip's pose (or this one's): sampled over it with
+      // its mask, the pose is the full sample.
+      AnimCursor other;
+      other.init(&clips[1]);
+      other.set_time(cursor.time());
+      stack.clear(&defaults, true);
+      WarPose* slot = stack.push();
+      stack.mask() = (n % 2 ? other : cursor).sample_over(1.f, ctx, *slot, stack.mask());
+      stack.clear(&defaults, true);
+      slot = stack.push();
+      stack.mask() = cursor.sample_over(1.f, ctx, *slot, stack.mask());
+      ASSERT_TRUE(same_bits(*slot, got)) << "round " << round << " frame " << at;
+      EXPECT_EQ(stack.mask(), untagged_mask(got));
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 30 * 60);
+  // Weights 0 and 1 (and -0, and beyond [0, 1]) on near, far and opposite rotations.
+  for (int n = 0; n < 3000; ++n) {
+    const Quat a = normalize(Quat{u(rng), u(rng), u(rng), u(rng)});
+    const Quat b = n % 3 == 0 ? normalize(Quat{a.x + 1e-3f * u(rng), a.y, a.z, a.w})
+                              : normalize(Quat{u(rng), u(rng), u(rng), u(rng)});
+    WarPose lower = default_pose(), upper = default_pose();
+    lower.rotations[5] = tagged(a, false);
+    upper.rotations[5] = tagged(n % 2 ? b : -b, false);
+    for (float w : {0.f, -0.f, 1.f, 2.f, -1.f}) {
+      WarPose out;
+      pose_blend_partial(lower, upper, w, out);
+      ASSERT_TRUE(same_bits(out.rotations[5],
+                            tagged(slerp(lower.rotations[5], upper.rotations[5], w), false)))
+          << n << " weight " << w;
+    }
+  }
+}
+
 TEST(WarriorsSpeed, MaskedBlendsAndBoneGroupsGiveTheScalarRuleOnRandomStacks) {
   std::mt19937 rng(2025);
   std::uniform_real_distribution<float> u(-1.f, 1.f);

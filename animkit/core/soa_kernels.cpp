@@ -441,7 +441,8 @@ void LocalToModel(const float* locals, size_t num_joints, size_t stride, const i
   using V4 = hn::Vec<decltype(d4)>;
   const auto xyz = hn::FirstN(d4, 3);
   const V4 one4 = hn::Set(d4, 1.f);
-  V4 c0 = hn::Zero(d4), c1 = c0, c2 = c0, c3 = c0;  // the last joint's model columns
+  V4 c0 = hn::Zero(d4), c1 = c0, c2 = c0, c3 = c0;  // the model columns of joint `last`
+  int last = -2;                                     // (none yet: no parent is -2)
 #endif
   HWY_ALIGN float m[12][kSoaLanes];  // the local matrices' columns 0-2 (rows 0-2) and translation
   for (size_t base = 0; base < num_joints; base += lanes) {
@@ -490,21 +491,25 @@ void LocalToModel(const float* locals, size_t num_joints, size_t stride, const i
       }
       mul_affine(*a, local, out[j]);
 #else
-      if (!a) {  // a root with no placement: its local matrix
-        const auto column = [&](int k, float last) {
-          HWY_ALIGN const float v[4] = {m[k][l], m[k + 1][l], m[k + 2][l], last};
-          return hn::Load(d4, v);
-        };
-        c0 = column(0, 0.f);
-        c1 = column(3, 0.f);
-        c2 = column(6, 0.f);
-        c3 = column(9, 1.f);
-      } else {
-        V4 a0 = c0, a1 = c1, a2 = c2, a3 = c3;
-        if (parent < 0 || parent != static_cast<int>(j) - 1) {  // else the parent's columns are in registers
+      V4 a0 = c0, a1 = c1, a2 = c2, a3 = c3;
+      bool local_only = false;
+      if (parent != last) {  // else the parent's columns are still in registers
+        if (a) {
           const float* x = a->m.data();
           a0 = hn::LoadU(d4, x), a1 = hn::LoadU(d4, x + 4), a2 = hn::LoadU(d4, x + 8), a3 = hn::LoadU(d4, x + 12);
+        } else {  // a root with no placement: its local matrix
+          const auto column = [&](int k, float w) {
+            HWY_ALIGN const float v[4] = {m[k][l], m[k + 1][l], m[k + 2][l], w};
+            return hn::Load(d4, v);
+          };
+          c0 = column(0, 0.f);
+          c1 = column(3, 0.f);
+          c2 = column(6, 0.f);
+          c3 = column(9, 1.f);
+          local_only = true;
         }
+      }
+      if (!local_only) {
         // mul_affine's operations in its order, unfused: the same bits as the scalar reference.
         // (Fused, the rounding differences grew down a chain past 1e-6 by 50 joints; and the
         // two products of the first add run side by side: 9 cycles a link instead of 11.)
@@ -517,6 +522,7 @@ void LocalToModel(const float* locals, size_t num_joints, size_t stride, const i
         c2 = column(6);
         c3 = hn::Add(column(9), a3);
       }
+      last = static_cast<int>(j);
       hn::StoreU(hn::IfThenElseZero(xyz, c0), d4, o);
       hn::StoreU(hn::IfThenElseZero(xyz, c1), d4, o + 4);
       hn::StoreU(hn::IfThenElseZero(xyz, c2), d4, o + 8);

@@ -155,9 +155,15 @@ bool SoaBlendingJob::validate() const {
   const size_t n = output->num_joints;
   if (!fits(rest, n) || !(threshold > 0.f)) return false;
   if (rest == output) return false;
+  // The output fits, so a layer with its joint count, stride and size does too (this runs on
+  // every call).
+  const auto same = [&](const SoaPose* p) {
+    return p && p->num_joints == n && p->stride == output->stride && p->data.size() == output->data.size() &&
+           p->padded == output->padded;
+  };
   for (const SoaBlendingLayer& l : layers) {
     // The output must be none of the inputs: past 16 layers it holds partial sums.
-    if (!fits(l.pose, n) || l.pose == output) return false;
+    if (!same(l.pose) || l.pose == output) return false;
     if (!l.joint_weights.empty() && l.joint_weights.size() < n) return false;
     if (!(l.weight >= 0.f)) return false;
   }

@@ -286,7 +286,9 @@ HWY_NOINLINE void BlendUnmasked(const Layer* layers, size_t count, const float* 
 // modes) over one group of components: the rotations (normalised in the same pass), then the
 // translations, then the scales. BlendUnmasked kept the ten component offsets of every layer on
 // the stack (~20 instructions per joint for two layers). The same operations in the same order
-// as BlendUnmasked, so the same bits (issue 34, item 6).
+// as BlendUnmasked, so the same bits, but for the first layer's products: x * w, where
+// BlendUnmasked's fma(x, w, 0) makes a -0 product +0 (a register copy fewer per sum) (issue 34,
+// item 6).
 constexpr size_t kFewLayers = 4;
 
 template <size_t N>
@@ -304,10 +306,10 @@ HWY_NOINLINE void BlendFew(const float* const* poses, const float* weights, floa
   for (size_t l = 0; l < N; ++l) p[l] = poses[l] + kQx * stride;
   float* HWY_RESTRICT o = out + kQx * stride;
   for (size_t i = 0; i < padded; i += lanes) {
-    V qx = hn::MulAdd(hn::LoadU(d, p[0]), w[0], zero);
-    V qy = hn::MulAdd(hn::LoadU(d, p[0] + s1), w[0], zero);
-    V qz = hn::MulAdd(hn::LoadU(d, p[0] + s2), w[0], zero);
-    V qw = hn::MulAdd(hn::LoadU(d, p[0] + s3), w[0], zero);
+    V qx = hn::Mul(hn::LoadU(d, p[0]), w[0]);
+    V qy = hn::Mul(hn::LoadU(d, p[0] + s1), w[0]);
+    V qz = hn::Mul(hn::LoadU(d, p[0] + s2), w[0]);
+    V qw = hn::Mul(hn::LoadU(d, p[0] + s3), w[0]);
 #pragma GCC unroll 8
     for (size_t l = 1; l < N; ++l) {
       const V x = hn::LoadU(d, p[l]), y = hn::LoadU(d, p[l] + s1);
@@ -334,9 +336,9 @@ HWY_NOINLINE void BlendFew(const float* const* poses, const float* weights, floa
     for (size_t l = 0; l < N; ++l) p[l] = poses[l] + first * stride;
     o = out + first * stride;
     for (size_t i = 0; i < padded; i += lanes) {
-      V a = hn::MulAdd(hn::LoadU(d, p[0]), w[0], zero);
-      V b = hn::MulAdd(hn::LoadU(d, p[0] + s1), w[0], zero);
-      V c = hn::MulAdd(hn::LoadU(d, p[0] + s2), w[0], zero);
+      V a = hn::Mul(hn::LoadU(d, p[0]), w[0]);
+      V b = hn::Mul(hn::LoadU(d, p[0] + s1), w[0]);
+      V c = hn::Mul(hn::LoadU(d, p[0] + s2), w[0]);
 #pragma GCC unroll 8
       for (size_t l = 1; l < N; ++l) {
         a = hn::MulAdd(hn::LoadU(d, p[l]), w[l], a);

@@ -279,8 +279,120 @@ HWY_NOINLINE void BlendUnmasked(const Layer* layers, size_t count, const float* 
   }
 }
 
+// The usual case with at most kFewLayers weighing layers, the rest pose counted as one more
+// when it weighs in: the layer count is a template argument, so the loops unroll and every
+// layer's pointer and weight stays in a register. Each pass walks one pointer per layer (a
+// component's neighbours are `stride`, 2 `stride` and 3 `stride` floats on, x86 addressing
+// modes) over one group of components: the rotations (normalised in the same pass), then the
+// translations, then the scales. BlendUnmasked kept the ten component offsets of every layer on
+// the stack (~20 instructions per joint for two layers). The same operations in the same order
+// as BlendUnmasked, so the same bits, but for the first layer's products: x * w, where
+// BlendUnmasked's fma(x, w, 0) makes a -0 product +0 (a register copy fewer per sum) (issue 34,
+// item 6).
+constexpr size_t kFewLayers = 4;
+
+template <size_t N>
+HWY_NOINLINE void BlendFew(const float* const* poses, const float* weights, float inv_total, float* out,
+                           size_t padded, size_t stride) {
+  const D d;
+  const size_t lanes = hn::Lanes(d);
+  const V zero = hn::Zero(d);
+  V w[N];
+  for (size_t l = 0; l < N; ++l) w[l] = hn::Set(d, weights[l]);
+  const size_t s1 = stride, s2 = 2 * stride, s3 = 3 * stride;
+  const float* HWY_RESTRICT p[N];
+  // Rotations. The first layer's dot with the zero sum is never < 0 (0 or NaN): it keeps its
+  // sign, as BlendUnmasked's test decides for it.
+  for (size_t l = 0; l < N; ++l) p[l] = poses[l] + kQx * stride;
+  float* HWY_RESTRICT o = out + kQx * stride;
+  for (size_t i = 0; i < padded; i += lanes) {
+    V qx = hn::Mul(hn::LoadU(d, p[0]), w[0]);
+    V qy = hn::Mul(hn::LoadU(d, p[0] + s1), w[0]);
+    V qz = hn::Mul(hn::LoadU(d, p[0] + s2), w[0]);
+    V qw = hn::Mul(hn::LoadU(d, p[0] + s3), w[0]);
+#pragma GCC unroll 8
+    for (size_t l = 1; l < N; ++l) {
+      const V x = hn::LoadU(d, p[l]), y = hn::LoadU(d, p[l] + s1);
+      const V z = hn::LoadU(d, p[l] + s2), ww = hn::LoadU(d, p[l] + s3);
+      const V dot = hn::MulAdd(qx, x, hn::MulAdd(qy, y, hn::MulAdd(qz, z, hn::Mul(qw, ww))));
+      const V sw = hn::IfThenElse(hn::Lt(dot, zero), hn::Neg(w[l]), w[l]);
+      qx = hn::MulAdd(x, sw, qx);
+      qy = hn::MulAdd(y, sw, qy);
+      qz = hn::MulAdd(z, sw, qz);
+      qw = hn::MulAdd(ww, sw, qw);
+    }
+    Normalize(d, qx, qy, qz, qw);
+    hn::StoreU(qx, d, o);
+    hn::StoreU(qy, d, o + s1);
+    hn::StoreU(qz, d, o + s2);
+    hn::StoreU(qw, d, o + s3);
+#pragma GCC unroll 8
+    for (size_t l = 0; l < N; ++l) p[l] += lanes;
+    o += lanes;
+  }
+  // Translations, then scales: weighted sums times 1 / total.
+  const V inv = hn::Set(d, inv_total);
+  for (const int first : {kTx, kSx}) {
+    for (size_t l = 0; l < N; ++l) p[l] = poses[l] + first * stride;
+    o = out + first * stride;
+    for (size_t i = 0; i < padded; i += lanes) {
+      V a = hn::Mul(hn::LoadU(d, p[0]), w[0]);
+      V b = hn::Mul(hn::LoadU(d, p[0] + s1), w[0]);
+      V c = hn::Mul(hn::LoadU(d, p[0] + s2), w[0]);
+#pragma GCC unroll 8
+      for (size_t l = 1; l < N; ++l) {
+        a = hn::MulAdd(hn::LoadU(d, p[l]), w[l], a);
+        b = hn::MulAdd(hn::LoadU(d, p[l] + s1), w[l], b);
+        c = hn::MulAdd(hn::LoadU(d, p[l] + s2), w[l], c);
+      }
+      hn::StoreU(hn::Mul(a, inv), d, o);
+      hn::StoreU(hn::Mul(b, inv), d, o + s1);
+      hn::StoreU(hn::Mul(c, inv), d, o + s2);
+#pragma GCC unroll 8
+      for (size_t l = 0; l < N; ++l) p[l] += lanes;
+      o += lanes;
+    }
+  }
+}
+
+// BlendFew for the weighing layers when there are few and none has joint weights; false else.
+// The total, the rest pose's share and 1 / total as BlendUnmasked computes them (in the same
+// order, one lane's worth).
+bool BlendFewLayers(const SoaBlendingLayer* layers, size_t count, const float* rest, float threshold, float* out,
+                    size_t padded, size_t stride) {
+  if (count > kFewLayers) return false;
+  const float* poses[kFewLayers + 1];
+  float weights[kFewLayers + 1];
+  size_t n = 0;
+  float total = 0.f;
+  for (size_t l = 0; l < count; ++l) {
+    const SoaBlendingLayer& x = layers[l];
+    if (!(x.weight > 0.f)) continue;
+    if (!x.joint_weights.empty()) return false;
+    poses[n] = x.pose->data.data();
+    weights[n++] = x.weight;
+    total = total + x.weight;
+  }
+  if (total < threshold) {  // the rest pose makes up the difference
+    const float rest_weight = threshold - total;
+    poses[n] = rest;
+    weights[n++] = rest_weight;
+    total = total + rest_weight;
+  }
+  const float inv = 1.f / total;
+  switch (n) {
+    case 1: BlendFew<1>(poses, weights, inv, out, padded, stride); return true;
+    case 2: BlendFew<2>(poses, weights, inv, out, padded, stride); return true;
+    case 3: BlendFew<3>(poses, weights, inv, out, padded, stride); return true;
+    case 4: BlendFew<4>(poses, weights, inv, out, padded, stride); return true;
+    case 5: BlendFew<5>(poses, weights, inv, out, padded, stride); return true;
+    default: return false;  // no layer weighs and no rest share: cannot happen (threshold > 0)
+  }
+}
+
 void Blend(const SoaBlendingLayer* layers, size_t count, const float* rest, float threshold, float* out,
            size_t num_joints, size_t padded, size_t stride) {
+  if (BlendFewLayers(layers, count, rest, threshold, out, padded, stride)) return;
   // Blocks of equal size (33 layers: 11 + 11 + 11, not 16 + 16 + 1), each block's overhead
   // (reloading and storing the sums) shared by as many layers as possible.
   const size_t blocks = std::max<size_t>(1, (count + kLayerBlock - 1) / kLayerBlock);
@@ -315,14 +427,24 @@ void Blend(const SoaBlendingLayer* layers, size_t count, const float* rest, floa
   }
 }
 
+// Goes down the parent table one joint at a time, a matrix column per vector, as ozz does. A
+// joint whose parent is the joint just computed (a chain: most of a skeleton) takes the parent's
+// columns from registers, not from the matrix just stored: in a chain every joint waits for its
+// parent, and a load of a just-stored vector adds the store-to-load forwarding latency to each
+// link. The carried columns keep whatever their fourth lane holds (the stores put 0 0 0 1
+// there): every operation is lane by lane, so that lane never reaches the other three
+// (issue 34, item 6).
 void LocalToModel(const float* locals, size_t num_joints, size_t stride, const int16_t* parents,
                   const Mat4* root, Mat4* out) {
   const D d;
   const size_t lanes = hn::Lanes(d);
 #if HWY_TARGET != HWY_SCALAR
   const hn::FixedTag<float, 4> d4;
+  using V4 = hn::Vec<decltype(d4)>;
   const auto xyz = hn::FirstN(d4, 3);
-  const auto one4 = hn::Set(d4, 1.f);
+  const V4 one4 = hn::Set(d4, 1.f);
+  V4 c0 = hn::Zero(d4), c1 = c0, c2 = c0, c3 = c0;  // the model columns of joint `last`
+  int last = -2;                                     // (none yet: no parent is -2)
 #endif
   HWY_ALIGN float m[12][kSoaLanes];  // the local matrices' columns 0-2 (rows 0-2) and translation
   for (size_t base = 0; base < num_joints; base += lanes) {
@@ -350,40 +472,63 @@ void LocalToModel(const float* locals, size_t num_joints, size_t stride, const i
     hn::Store(at(kTx), d, m[9]);
     hn::Store(at(kTy), d, m[10]);
     hn::Store(at(kTz), d, m[11]);
-    // Then down the parent table one joint at a time, a matrix column per vector.
+    // Then down the parent table one joint at a time.
     const size_t end = std::min(lanes, num_joints - base);
     for (size_t l = 0; l < end; ++l) {
       const size_t j = base + l;
       const int parent = parents[j];
       const Mat4* a = parent >= 0 ? &out[parent] : root;
       float* o = out[j].m.data();
+#if HWY_TARGET == HWY_SCALAR  // one lane: no 4-float vector for a column
       if (!a) {
         for (int c = 0; c < 4; ++c) {
-          o[c * 4 + 0] = c < 3 ? m[c * 3][l] : m[9][l];
-          o[c * 4 + 1] = c < 3 ? m[c * 3 + 1][l] : m[10][l];
-          o[c * 4 + 2] = c < 3 ? m[c * 3 + 2][l] : m[11][l];
+          for (int r = 0; r < 3; ++r) o[c * 4 + r] = m[c * 3 + r][l];
           o[c * 4 + 3] = c < 3 ? 0.f : 1.f;
         }
         continue;
       }
-#if HWY_TARGET == HWY_SCALAR  // one lane: no 4-float vector for a column
       Mat4 local;
       for (int c = 0; c < 4; ++c) {
         for (int r = 0; r < 3; ++r) local.m[c * 4 + r] = m[c * 3 + r][l];
       }
       mul_affine(*a, local, out[j]);
 #else
-      const float* x = a->m.data();
-      const auto a0 = hn::LoadU(d4, x), a1 = hn::LoadU(d4, x + 4), a2 = hn::LoadU(d4, x + 8);
-      const auto a3 = hn::LoadU(d4, x + 12);
-      const auto column = [&](int k) {
-        return hn::MulAdd(a2, hn::Set(d4, m[k + 2][l]),
-                          hn::MulAdd(a1, hn::Set(d4, m[k + 1][l]), hn::Mul(a0, hn::Set(d4, m[k][l]))));
-      };
-      hn::StoreU(hn::IfThenElseZero(xyz, column(0)), d4, o);
-      hn::StoreU(hn::IfThenElseZero(xyz, column(3)), d4, o + 4);
-      hn::StoreU(hn::IfThenElseZero(xyz, column(6)), d4, o + 8);
-      hn::StoreU(hn::IfThenElse(xyz, hn::Add(column(9), a3), one4), d4, o + 12);
+      V4 a0 = c0, a1 = c1, a2 = c2, a3 = c3;
+      bool local_only = false;
+      if (parent != last) {  // else the parent's columns are still in registers
+        if (a) {
+          const float* x = a->m.data();
+          a0 = hn::LoadU(d4, x), a1 = hn::LoadU(d4, x + 4), a2 = hn::LoadU(d4, x + 8), a3 = hn::LoadU(d4, x + 12);
+        } else {  // a root with no placement: its local matrix
+          const auto column = [&](int k, float w) {
+            HWY_ALIGN const float v[4] = {m[k][l], m[k + 1][l], m[k + 2][l], w};
+            return hn::Load(d4, v);
+          };
+          c0 = column(0, 0.f);
+          c1 = column(3, 0.f);
+          c2 = column(6, 0.f);
+          c3 = column(9, 1.f);
+          local_only = true;
+        }
+      }
+      if (!local_only) {
+        // mul_affine's operations in its order, unfused: the same bits as the scalar reference.
+        // (Fused, the rounding differences grew down a chain past 1e-6 by 50 joints; and the
+        // two products of the first add run side by side: 9 cycles a link instead of 11.)
+        const auto column = [&](int k) {
+          return hn::Add(hn::Add(hn::Mul(a0, hn::Set(d4, m[k][l])), hn::Mul(a1, hn::Set(d4, m[k + 1][l]))),
+                         hn::Mul(a2, hn::Set(d4, m[k + 2][l])));
+        };
+        c0 = column(0);
+        c1 = column(3);
+        c2 = column(6);
+        c3 = hn::Add(column(9), a3);
+      }
+      last = static_cast<int>(j);
+      hn::StoreU(hn::IfThenElseZero(xyz, c0), d4, o);
+      hn::StoreU(hn::IfThenElseZero(xyz, c1), d4, o + 4);
+      hn::StoreU(hn::IfThenElseZero(xyz, c2), d4, o + 8);
+      hn::StoreU(hn::IfThenElse(xyz, c3, one4), d4, o + 12);
 #endif
     }
   }

@@ -189,6 +189,32 @@ TEST(SoaBlending, SimdEqualsScalarAndTheAosJob) {
   });
 }
 
+// Up to four weighing layers with no joint weights take a kernel of their own per layer count
+// (issue 34, item 6): every count, layers of weight 0 among them, the rest pose making up the
+// difference or not.
+TEST(SoaBlending, FewUnmaskedLayersSimdEqualsScalar) {
+  std::mt19937 rng(12);
+  std::uniform_real_distribution<float> weight(0.01f, 1.5f);
+  on_every_target([&] {
+    for (size_t n : kJointCounts) {
+      for (size_t count = 0; count <= 6; ++count) {
+        for (const float threshold : {0.1f, 3.f}) {
+          std::vector<SoaPose> poses;
+          std::vector<SoaBlendingLayer> layers(count);
+          for (size_t l = 0; l < count; ++l) poses.push_back(random_pose(rng, n));
+          for (size_t l = 0; l < count; ++l) layers[l] = {&poses[l], rng() % 5 == 0 ? 0.f : weight(rng), {}};
+          const SoaPose rest = random_pose(rng, n);
+          SoaPose simd(n), scalar(n);
+          ASSERT_TRUE((SoaBlendingJob{layers, &rest, threshold, &simd}.run()));
+          ASSERT_TRUE((SoaBlendingJob{layers, &rest, threshold, &scalar}.run_scalar()));
+          SCOPED_TRACE(count);
+          expect_near(simd, scalar, kTolerance);
+        }
+      }
+    }
+  });
+}
+
 // Issue 34, item 3: more than 16 layers stay on the SIMD path (they used to fall to
 // run_scalar()); the result is the scalar reference's within 1e-6 on every target.
 TEST(SoaBlending, ManyLayersSimdEqualsScalar) {
@@ -273,6 +299,39 @@ TEST(SoaLocalToModel, SimdEqualsScalarAndTheAosJob) {
         locals.copy_to(aos_locals);
         ASSERT_TRUE((LocalToModelJob{&s, aos_locals, r, aos}.run()));
         expect_near(scalar, aos, 0.f);
+      }
+    }
+  });
+}
+
+// Chains (parent = the joint before: the kernel keeps the parent's columns in registers) up to
+// 100 joints deep, roots in the middle, children of an earlier joint, with and without a root
+// placement (issue 34, item 6).
+TEST(SoaLocalToModel, ChainsSimdEqualsScalar) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(-1, 1);
+  on_every_target([&] {
+    for (size_t n : kJointCounts) {
+      for (int round = 0; round < 4; ++round) {
+        Skeleton s;
+        for (size_t j = 0; j < n; ++j) {
+          int parent = static_cast<int>(j) - 1;  // the benchmark's shape: chains of 7 off joint 0
+          if (round == 1 && j % 8 == 1) parent = 0;
+          if (round == 2 && j % 5 == 3) parent = -1;  // a root inside the chain
+          if (round == 3 && j > 2 && rng() % 3 == 0) parent = static_cast<int>(rng() % (j - 1));
+          s.add_joint("j" + std::to_string(j), parent, {});
+        }
+        const SoaPose locals = random_pose(rng, n);
+        Mat4 root = to_matrix({{u(rng), u(rng), u(rng)}, random_rotation(rng), {1.5f, 1.5f, 1.5f}});
+        for (const Mat4* r : {static_cast<const Mat4*>(nullptr), static_cast<const Mat4*>(&root)}) {
+          std::vector<Mat4> simd(n), scalar(n);
+          ASSERT_TRUE((SoaLocalToModelJob{&s, &locals, r, simd}.run()));
+          ASSERT_TRUE((SoaLocalToModelJob{&s, &locals, r, scalar}.run_scalar()));
+          SCOPED_TRACE(n);
+          // Every target multiplies as mul_affine does, unfused: the same bits, however deep the
+          // chain (fused, the differences passed 1e-6 by 50 joints).
+          expect_near(simd, scalar, 0.f);
+        }
       }
     }
   });

@@ -5,6 +5,7 @@
 #define HWY_TARGET_INCLUDE "animkit/core/soa_kernels.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+#include "animkit/core/quaternion_lanes-inl.h"
 
 #include <algorithm>
 #include <cstring>
@@ -60,18 +61,7 @@ void SampleChannel(const float* cache, size_t stride, size_t padded, int dim, fl
 
 // kExact: SamplingJob's arithmetic lane by lane (this file is compiled without contracting a
 // multiply and an add into one FMA, so every operation rounds as the scalar code's does).
-// The neutral normalize(): the squared length summed x, y, z, w in order; identity when it is 0
-// or not finite.
-HWY_INLINE void NormalizeExact(D d, V& x, V& y, V& z, V& w) {
-  const V n2 = hn::Add(hn::Add(hn::Add(hn::Mul(x, x), hn::Mul(y, y)), hn::Mul(z, z)), hn::Mul(w, w));
-  const auto ok = hn::And(hn::Gt(n2, hn::Zero(d)),
-                          hn::Lt(n2, hn::Set(d, std::numeric_limits<float>::infinity())));
-  const V inv = hn::Div(hn::Set(d, 1.f), hn::Sqrt(n2));
-  x = hn::IfThenElseZero(ok, hn::Mul(x, inv));
-  y = hn::IfThenElseZero(ok, hn::Mul(y, inv));
-  z = hn::IfThenElseZero(ok, hn::Mul(z, inv));
-  w = hn::IfThenElse(ok, hn::Mul(w, inv), hn::Set(d, 1.f));
-}
+using quaternion_lanes::HWY_NAMESPACE::NormalizeExact;  // quaternion_lanes-inl.h
 
 void SampleChannelExact(const float* cache, size_t stride, size_t padded, int dim, float time,
                         float* out) {

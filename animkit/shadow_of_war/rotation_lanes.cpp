@@ -5,6 +5,7 @@
 #define HWY_TARGET_INCLUDE "animkit/shadow_of_war/rotation_lanes.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+#include "animkit/core/quaternion_lanes-inl.h"
 
 #include <limits>
 
@@ -16,18 +17,8 @@ namespace hn = hwy::HWY_NAMESPACE;
 using D = hn::ScalableTag<float>;
 using V = hn::Vec<D>;
 
-// math.h normalize(): the squared length summed x, y, z, w in order, 1 / sqrt of it, each
-// component times that; the identity when the squared length is not in (0, inf).
-HWY_INLINE void Normalize(D d, V& x, V& y, V& z, V& w) {
-  const V n2 = hn::Add(hn::Add(hn::Add(hn::Mul(x, x), hn::Mul(y, y)), hn::Mul(z, z)), hn::Mul(w, w));
-  const auto ok = hn::And(hn::Gt(n2, hn::Zero(d)),
-                          hn::Lt(n2, hn::Set(d, std::numeric_limits<float>::infinity())));
-  const V inv = hn::Div(hn::Set(d, 1.f), hn::Sqrt(n2));
-  x = hn::IfThenElseZero(ok, hn::Mul(x, inv));
-  y = hn::IfThenElseZero(ok, hn::Mul(y, inv));
-  z = hn::IfThenElseZero(ok, hn::Mul(z, inv));
-  w = hn::IfThenElse(ok, hn::Mul(w, inv), hn::Set(d, 1.f));
-}
+// math.h normalize() lane by lane (quaternion_lanes-inl.h, shared with the core's kernels).
+using quaternion_lanes::HWY_NAMESPACE::NormalizeExact;
 
 void RotationLanes(const float* af, const float* bf, const float* s, const float* held,
                    size_t count, bool full_layer, float* of) {
@@ -49,7 +40,7 @@ void RotationLanes(const float* af, const float* bf, const float* s, const float
     V y = hn::Add(hn::Mul(ay, r), hn::Mul(by, signed_t));
     V z = hn::Add(hn::Mul(az, r), hn::Mul(bz, signed_t));
     V w = hn::Add(hn::Mul(aw, r), hn::Mul(bw, signed_t));
-    Normalize(d, x, y, z, w);
+    NormalizeExact(d, x, y, z, w);
     x = hn::IfThenElse(keep, ax, x);
     y = hn::IfThenElse(keep, ay, y);
     z = hn::IfThenElse(keep, az, z);
@@ -59,7 +50,7 @@ void RotationLanes(const float* af, const float* bf, const float* s, const float
       y = hn::Add(zero, y);
       z = hn::Add(zero, z);
       w = hn::Add(zero, w);
-      Normalize(d, x, y, z, w);
+      NormalizeExact(d, x, y, z, w);
     }
     hn::StoreInterleaved4(x, y, z, w, d, of + 4 * i);
   }

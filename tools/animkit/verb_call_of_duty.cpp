@@ -18,6 +18,7 @@
 #include "animkit/call_of_duty/xanim_document.h"
 #include "animkit/gltf/export.h"
 #include "cli.h"
+#include "scenario_pose.h"
 
 namespace animkit::cli {
 
@@ -392,46 +393,29 @@ void add_call_of_duty_verbs(CLI::App& app, Cli& cli) {
   {
     auto* verb = group->add_subcommand("pose", "write the blended pose of one update of a play "
                                                "scenario as glTF");
-    static std::string scenario_path, out_path;
-    static int update = 0;
-    verb->add_option("scenario", scenario_path, "SCENARIO.json (\"engine\": \"call_of_duty\")")
-        ->required();
-    verb->add_option("--update", update, "the update (0-based, as the trace counts)")
-        ->required()
-        ->check(CLI::NonNegativeNumber);
-    verb->add_option("-o,--output", out_path, "the .glb (or .gltf) to write")->required();
+    static ScenarioPoseArgs args;
+    add_scenario_pose_options(*verb, args, "call_of_duty");
     verb->add_flag("--json", cli.json, "report as JSON, with the update's trace line");
     verb->callback([&cli] {
-      const std::vector<uint8_t> bytes = read_file(scenario_path);
-      const Json scenario = parse_json(
-          std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
-          scenario_path);
-      std::optional<Animated> posed;
       Json line;
-      try {
-        cod::run_scenario(scenario, std::filesystem::path(scenario_path).parent_path(),
-                          [&](int k, const cod::TreePlayer& player) {
-                            if (k < update) return true;
-                            posed = cod::pose_to_neutral(player, fmt::format("update {}", k));
-                            line = cod::update_json(k, 0, player);
-                            return false;
-                          });
-      } catch (const Error& e) {
-        throw e.with_file(scenario_path);
-      }
-      if (!posed) {
-        throw Error(fmt::format("the scenario ends before update {}", update), std::nullopt,
-                    scenario_path);
-      }
-      gltf::ExportOptions eo;
-      eo.binary = std::filesystem::path(out_path).extension() != ".gltf";
-      gltf::write(*posed, out_path, eo);
+      const Animated posed =
+          write_scenario_pose(args, [&](const Json& scenario, const std::filesystem::path& dir) {
+            std::optional<Animated> at_update;
+            cod::run_scenario(scenario, dir, [&](int k, const cod::TreePlayer& player) {
+              if (k < args.update) return true;
+              at_update = cod::pose_to_neutral(player, fmt::format("update {}", k));
+              line = cod::update_json(k, 0, player);
+              return false;
+            });
+            return at_update;
+          });
       if (cli.json) {
         line.erase("dt");
-        cli.out << Json{{"update", update}, {"output", out_path}, {"trace", line}}.dump() << "\n";
+        cli.out << Json{{"update", args.update}, {"output", args.out_path}, {"trace", line}}.dump()
+                << "\n";
       } else {
-        cli.out << fmt::format("{}: the pose at update {} ({} parts)\n", out_path, update,
-                               posed->skeleton.num_joints() - 1);
+        cli.out << fmt::format("{}: the pose at update {} ({} parts)\n", args.out_path,
+                               args.update, posed.skeleton.num_joints() - 1);
       }
     });
   }

@@ -16,6 +16,7 @@
 #include "animkit/warriors/rebuild.h"
 #include "animkit/warriors/scenario.h"
 #include "cli.h"
+#include "scenario_pose.h"
 
 namespace animkit::cli {
 
@@ -336,47 +337,30 @@ void add_clip_length(CLI::App& group, Cli& cli) {
 // `warriors pose SCENARIO --update K -o pose.glb`: the pose a scenario gives at update K.
 void add_pose(CLI::App& group, Cli& cli) {
   auto* verb = group.add_subcommand("pose", "write the pose of one update of a scenario as glTF");
-  static std::string scenario_path, out_path;
-  static int update = 0;
+  static ScenarioPoseArgs args;
   static bool force = false;
-  verb->add_option("scenario", scenario_path, "SCENARIO.json (\"engine\": \"warriors\")")
-      ->required();
-  verb->add_option("--update", update, "the update (0-based, as the trace counts)")
-      ->required()
-      ->check(CLI::NonNegativeNumber);
-  verb->add_option("-o,--output", out_path, "the .glb (or .gltf) to write")->required();
+  add_scenario_pose_options(*verb, args, "warriors");
   verb->add_flag("--force", force, "play clips that have error findings");
   verb->add_flag("--json", cli.json, "report as JSON, with the pose");
   verb->callback([&cli] {
-    const std::vector<uint8_t> bytes = read_file(scenario_path);
-    const Json scenario = parse_json(
-        std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), scenario_path);
     PlayOptions options;
     options.force = force;
-    std::optional<Animated> posed;
     Json pose;
-    try {
-      run_scenario(scenario, std::filesystem::path(scenario_path).parent_path(), options,
-                   [&](int k, const CharacterInstance& inst) {
-                     if (k < update) return true;
-                     posed = pose_to_neutral(inst, fmt::format("update {}", k));
-                     pose = pose_json(inst);
-                     return false;
-                   });
-    } catch (const Error& e) {
-      throw e.with_file(scenario_path);
-    }
-    if (!posed) {
-      throw Error(fmt::format("the scenario ends before update {}", update), std::nullopt,
-                  scenario_path);
-    }
-    gltf::ExportOptions eo;
-    eo.binary = std::filesystem::path(out_path).extension() != ".gltf";
-    gltf::write(*posed, out_path, eo);
+    write_scenario_pose(args, [&](const Json& scenario, const std::filesystem::path& dir) {
+      std::optional<Animated> posed;
+      run_scenario(scenario, dir, options, [&](int k, const CharacterInstance& inst) {
+        if (k < args.update) return true;
+        posed = pose_to_neutral(inst, fmt::format("update {}", k));
+        pose = pose_json(inst);
+        return false;
+      });
+      return posed;
+    });
     if (cli.json) {
-      cli.out << dump_json(Json{{"update", update}, {"output", out_path}, {"pose", pose}}) << "\n";
+      cli.out << dump_json(Json{{"update", args.update}, {"output", args.out_path}, {"pose", pose}})
+              << "\n";
     } else {
-      cli.out << fmt::format("{}: the pose at update {} (34 joints)\n", out_path, update);
+      cli.out << fmt::format("{}: the pose at update {} (34 joints)\n", args.out_path, args.update);
     }
   });
 }

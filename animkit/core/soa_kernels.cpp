@@ -269,18 +269,16 @@ HWY_NOINLINE void BlendUnmasked(const Layer* layers, size_t count, const float* 
   }
 }
 
-// The usual case with at most kFewLayers weighing layers, the rest pose counted as one more
-// when it weighs in: the layer count is a template argument, so the loops unroll and every
-// layer's pointer and weight stays in a register. Each pass walks one pointer per layer (a
-// component's neighbours are `stride`, 2 `stride` and 3 `stride` floats on, x86 addressing
-// modes) over one group of components: the rotations (normalised in the same pass), then the
-// translations, then the scales. BlendUnmasked kept the ten component offsets of every layer on
-// the stack (~20 instructions per joint for two layers). The same operations in the same order
-// as BlendUnmasked, so the same bits, but for the first layer's products: x * w, where
-// BlendUnmasked's fma(x, w, 0) makes a -0 product +0 (a register copy fewer per sum) (issue 34,
-// item 6).
-constexpr size_t kFewLayers = 4;
-
+// The usual case with at most kFewLayers weighing layers and no joint weights (FewPoses,
+// gathered by SoaBlendingJob as it validates: no second walk over the layers here): the pose
+// count is a template argument, so the loops unroll and every pose's pointer and weight stays in
+// a register. Each pass walks one pointer per pose (a component's neighbours are `stride`, 2
+// `stride` and 3 `stride` floats on, x86 addressing modes) over one group of components: the
+// rotations (normalised in the same pass), then the translations, then the scales.
+// BlendUnmasked kept the ten component offsets of every layer on the stack (~20 instructions per
+// joint for two layers). The same operations in the same order as BlendUnmasked, so the same
+// bits, but for the first pose's products: x * w, where BlendUnmasked's fma(x, w, 0) makes a -0
+// product +0 (a register copy fewer per sum) (issue 34, item 6).
 template <size_t N>
 HWY_NOINLINE void BlendFew(const float* const* poses, const float* weights, float inv_total, float* out,
                            size_t padded, size_t stride) {
@@ -345,44 +343,21 @@ HWY_NOINLINE void BlendFew(const float* const* poses, const float* weights, floa
   }
 }
 
-// BlendFew for the weighing layers when there are few and none has joint weights; false else.
-// The total, the rest pose's share and 1 / total as BlendUnmasked computes them (in the same
-// order, one lane's worth).
-bool BlendFewLayers(const SoaBlendingLayer* layers, size_t count, const float* rest, float threshold, float* out,
-                    size_t padded, size_t stride) {
-  if (count > kFewLayers) return false;
-  const float* poses[kFewLayers + 1];
-  float weights[kFewLayers + 1];
-  size_t n = 0;
-  float total = 0.f;
-  for (size_t l = 0; l < count; ++l) {
-    const SoaBlendingLayer& x = layers[l];
-    if (!(x.weight > 0.f)) continue;
-    if (!x.joint_weights.empty()) return false;
-    poses[n] = x.pose->data.data();
-    weights[n++] = x.weight;
-    total = total + x.weight;
-  }
-  if (total < threshold) {  // the rest pose makes up the difference
-    const float rest_weight = threshold - total;
-    poses[n] = rest;
-    weights[n++] = rest_weight;
-    total = total + rest_weight;
-  }
-  const float inv = 1.f / total;
-  switch (n) {
-    case 1: BlendFew<1>(poses, weights, inv, out, padded, stride); return true;
-    case 2: BlendFew<2>(poses, weights, inv, out, padded, stride); return true;
-    case 3: BlendFew<3>(poses, weights, inv, out, padded, stride); return true;
-    case 4: BlendFew<4>(poses, weights, inv, out, padded, stride); return true;
-    case 5: BlendFew<5>(poses, weights, inv, out, padded, stride); return true;
-    default: return false;  // no layer weighs and no rest share: cannot happen (threshold > 0)
+void BlendFewEntry(const FewPoses& few, float* out, size_t padded, size_t stride) {
+  const float* const* p = few.pose;
+  const float* w = few.weight;
+  switch (few.count) {
+    case 1: return BlendFew<1>(p, w, few.inv_total, out, padded, stride);
+    case 2: return BlendFew<2>(p, w, few.inv_total, out, padded, stride);
+    case 3: return BlendFew<3>(p, w, few.inv_total, out, padded, stride);
+    case 4: return BlendFew<4>(p, w, few.inv_total, out, padded, stride);
+    case 5: return BlendFew<5>(p, w, few.inv_total, out, padded, stride);
+    default: return;  // SoaBlendingJob never sends another count
   }
 }
 
 void Blend(const SoaBlendingLayer* layers, size_t count, const float* rest, float threshold, float* out,
            size_t num_joints, size_t padded, size_t stride) {
-  if (BlendFewLayers(layers, count, rest, threshold, out, padded, stride)) return;
   // Blocks of equal size (33 layers: 11 + 11 + 11, not 16 + 16 + 1), each block's overhead
   // (reloading and storing the sums) shared by as many layers as possible.
   const size_t blocks = std::max<size_t>(1, (count + kLayerBlock - 1) / kLayerBlock);
@@ -535,6 +510,7 @@ namespace animkit::soa_kernels {
 HWY_EXPORT(SampleChannel);
 HWY_EXPORT(SampleChannelExact);
 HWY_EXPORT(Blend);
+HWY_EXPORT(BlendFewEntry);
 HWY_EXPORT(LocalToModel);
 HWY_EXPORT(TargetName);
 
@@ -548,6 +524,9 @@ void sample_channel_exact(const float* cache, size_t stride, size_t padded, int 
 void blend(const SoaBlendingLayer* layers, size_t count, const float* rest, float threshold, float* out,
            size_t num_joints, size_t padded, size_t stride) {
   HWY_DYNAMIC_DISPATCH(Blend)(layers, count, rest, threshold, out, num_joints, padded, stride);
+}
+void blend_few(const FewPoses& few, float* out, size_t padded, size_t stride) {
+  HWY_DYNAMIC_DISPATCH(BlendFewEntry)(few, out, padded, stride);
 }
 void local_to_model(const float* locals, size_t num_joints, size_t stride, const int16_t* parents,
                     const Mat4* root, Mat4* out) {

@@ -458,38 +458,36 @@ HWY_INLINE void WalkBlock(const float (*m)[kSoaLanes], size_t base, size_t count
   const V4 one4 = hn::Set(d4, 1.f);
   V4 c0 = carry.c0, c1 = carry.c1, c2 = carry.c2, c3 = carry.c3;
   int last = carry.last;
-  for (size_t l = 0; l < count; ++l) {
-    const size_t j = base + l;
-    const int parent = parents[j];
-    const Mat4* a = parent >= 0 ? &out[parent] : root;
-    float* o = out[j].m.data();
-    V4 a0 = c0, a1 = c1, a2 = c2, a3 = c3;
-    bool local_only = false;
-    if (parent != last) {  // else the parent's columns are still in registers
-      if (a) {
-        const float* x = a->m.data();
-        a0 = hn::LoadU(d4, x), a1 = hn::LoadU(d4, x + 4), a2 = hn::LoadU(d4, x + 8), a3 = hn::LoadU(d4, x + 12);
-      } else {  // a root with no placement: its local matrix
+  float* o = out[base].m.data();
+  // The walk is bound by how fast the core takes in instructions (~60 a joint), not by the
+  // 9-cycle link: the chain's path below has no work but the link's (the parent's matrix and the
+  // root case are looked up only off it).
+  for (size_t l = 0; l < count; ++l, o += 16) {
+    const int parent = parents[base + l];
+    if (HWY_UNLIKELY(parent != last)) {  // else c0-c3 hold the parent's columns
+      const Mat4* a = parent >= 0 ? &out[parent] : root;
+      if (!a) {  // a root with no placement: its local matrix
         V4 l0, l1, l2, l3;  // (c0-c3 passed by address would live in memory, every link too)
         LocalColumns(m, l, l0, l1, l2, l3);
         c0 = l0, c1 = l1, c2 = l2, c3 = l3;
-        local_only = true;
+        last = static_cast<int>(base + l);
+        hn::StoreU(c0, d4, o), hn::StoreU(c1, d4, o + 4), hn::StoreU(c2, d4, o + 8), hn::StoreU(c3, d4, o + 12);
+        continue;
       }
+      const float* x = a->m.data();
+      c0 = hn::LoadU(d4, x), c1 = hn::LoadU(d4, x + 4), c2 = hn::LoadU(d4, x + 8), c3 = hn::LoadU(d4, x + 12);
     }
-    if (!local_only) {
-      // mul_affine's operations in its order, unfused: the same bits as the scalar reference.
-      // (Fused, the rounding differences grew down a chain past 1e-6 by 50 joints; and the
-      // two products of the first add run side by side: 9 cycles a link instead of 11.)
-      const auto column = [&](int k) {
-        return hn::Add(hn::Add(hn::Mul(a0, hn::Set(d4, m[k][l])), hn::Mul(a1, hn::Set(d4, m[k + 1][l]))),
-                       hn::Mul(a2, hn::Set(d4, m[k + 2][l])));
-      };
-      c0 = column(0);
-      c1 = column(3);
-      c2 = column(6);
-      c3 = hn::Add(column(9), a3);
-    }
-    last = static_cast<int>(j);
+    // mul_affine's operations in its order, unfused: the same bits as the scalar reference.
+    // (Fused, the rounding differences grew down a chain past 1e-6 by 50 joints; and the two
+    // products of the first add run side by side: 9 cycles a link instead of 11.)
+    const auto column = [&](int k) {
+      return hn::Add(hn::Add(hn::Mul(c0, hn::Set(d4, m[k][l])), hn::Mul(c1, hn::Set(d4, m[k + 1][l]))),
+                     hn::Mul(c2, hn::Set(d4, m[k + 2][l])));
+    };
+    const V4 n0 = column(0), n1 = column(3), n2 = column(6);
+    c3 = hn::Add(column(9), c3);
+    c0 = n0, c1 = n1, c2 = n2;
+    last = static_cast<int>(base + l);
     hn::StoreU(hn::IfThenElseZero(xyz, c0), d4, o);
     hn::StoreU(hn::IfThenElseZero(xyz, c1), d4, o + 4);
     hn::StoreU(hn::IfThenElseZero(xyz, c2), d4, o + 8);

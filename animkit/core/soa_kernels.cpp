@@ -462,6 +462,7 @@ HWY_INLINE void WalkBlock(const float (*m)[kSoaLanes], size_t base, size_t count
   // The walk is bound by how fast the core takes in instructions (~60 a joint), not by the
   // 9-cycle link: the chain's path below has no work but the link's (the parent's matrix and the
   // root case are looked up only off it).
+#pragma GCC unroll 2  // the new columns and the carried ones alternate registers: no copies
   for (size_t l = 0; l < count; ++l, o += 16) {
     const int parent = parents[base + l];
     if (HWY_UNLIKELY(parent != last)) {  // else c0-c3 hold the parent's columns

@@ -399,23 +399,34 @@ HWY_INLINE void ToMatrices(const float* locals, size_t stride, Block& m) {
   const D d;
   const auto at = [&](int c) { return hn::LoadU(d, locals + c * stride); };
   const V qx = at(kQx), qy = at(kQy), qz = at(kQz), qw = at(kQw);
-  const V sx = at(kSx), sy = at(kSy), sz = at(kSz);
-  const V xx = hn::Mul(qx, qx), yy = hn::Mul(qy, qy), zz = hn::Mul(qz, qz);
-  const V xy = hn::Mul(qx, qy), xz = hn::Mul(qx, qz), yz = hn::Mul(qy, qz);
-  const V wx = hn::Mul(qw, qx), wy = hn::Mul(qw, qy), wz = hn::Mul(qw, qz);
   const V one = hn::Set(d, 1.f), two = hn::Set(d, 2.f);
   const auto diag = [&](V a, V b, V s) { return hn::Mul(hn::Sub(one, hn::Mul(two, hn::Add(a, b))), s); };
   const auto off = [&](V a, V b, V s) { return hn::Mul(hn::Mul(two, hn::Add(a, b)), s); };
   const auto offm = [&](V a, V b, V s) { return hn::Mul(hn::Mul(two, hn::Sub(a, b)), s); };
-  hn::Store(diag(yy, zz, sx), d, m[0]);
-  hn::Store(off(xy, wz, sx), d, m[1]);
-  hn::Store(offm(xz, wy, sx), d, m[2]);
-  hn::Store(offm(xy, wz, sy), d, m[3]);
-  hn::Store(diag(xx, zz, sy), d, m[4]);
-  hn::Store(off(yz, wx, sy), d, m[5]);
-  hn::Store(off(xz, wy, sz), d, m[6]);
-  hn::Store(offm(yz, wx, sz), d, m[7]);
-  hn::Store(diag(xx, yy, sz), d, m[8]);
+  // Each pair of products with the two entries it makes, a scale read where it is used: few
+  // values live at once, so nothing spills beside the walk's registers (GCC allocates registers
+  // in this order on x86).
+  {
+    const V xx = hn::Mul(qx, qx), yy = hn::Mul(qy, qy), zz = hn::Mul(qz, qz);
+    hn::Store(diag(yy, zz, at(kSx)), d, m[0]);
+    hn::Store(diag(xx, zz, at(kSy)), d, m[4]);
+    hn::Store(diag(xx, yy, at(kSz)), d, m[8]);
+  }
+  {
+    const V xy = hn::Mul(qx, qy), wz = hn::Mul(qw, qz);
+    hn::Store(off(xy, wz, at(kSx)), d, m[1]);
+    hn::Store(offm(xy, wz, at(kSy)), d, m[3]);
+  }
+  {
+    const V xz = hn::Mul(qx, qz), wy = hn::Mul(qw, qy);
+    hn::Store(offm(xz, wy, at(kSx)), d, m[2]);
+    hn::Store(off(xz, wy, at(kSz)), d, m[6]);
+  }
+  {
+    const V yz = hn::Mul(qy, qz), wx = hn::Mul(qw, qx);
+    hn::Store(off(yz, wx, at(kSy)), d, m[5]);
+    hn::Store(offm(yz, wx, at(kSz)), d, m[7]);
+  }
   hn::Store(at(kTx), d, m[9]);
   hn::Store(at(kTy), d, m[10]);
   hn::Store(at(kTz), d, m[11]);

@@ -150,28 +150,68 @@ bool SoaSamplingJob::run_scalar() const {
 
 // ---- blending --------------------------------------------------------------------------------
 
-bool SoaBlendingJob::validate() const {
-  if (!output || !fits(output, output->num_joints)) return false;
-  const size_t n = output->num_joints;
-  if (!fits(rest, n) || !(threshold > 0.f)) return false;
-  if (rest == output) return false;
-  // The output fits, so a layer with its joint count, stride and size does too (this runs on
-  // every call).
-  const auto same = [&](const SoaPose* p) {
-    return p && p->num_joints == n && p->stride == output->stride && p->data.size() == output->data.size() &&
-           p->padded == output->padded;
-  };
-  for (const SoaBlendingLayer& l : layers) {
-    // The output must be none of the inputs: past 16 layers it holds partial sums.
-    if (!same(l.pose) || l.pose == output) return false;
-    if (!l.joint_weights.empty() && l.joint_weights.size() < n) return false;
-    if (!(l.weight >= 0.f)) return false;
+namespace {
+
+enum class BlendPlan { kInvalid, kFew, kGeneral };
+
+// validate()'s checks, in one walk over the layers that also gathers the usual case for
+// soa_kernels::blend_few (issue 34, item 6: validating, then walking the layers again in the
+// kernel to find that case, and three calls on the way cost a third of a 64-joint blend).
+BlendPlan plan_blend(const SoaBlendingJob& job, soa_kernels::FewPoses& few) {
+  const SoaPose* out = job.output;
+  if (!out || !fits(out, out->num_joints)) return BlendPlan::kInvalid;
+  const size_t n = out->num_joints;
+  if (!fits(job.rest, n) || !(job.threshold > 0.f) || job.rest == out) return BlendPlan::kInvalid;
+  bool is_few = true;
+  float total = 0.f;
+  for (const SoaBlendingLayer& l : job.layers) {
+    // The output fits, so a layer with its joint count, stride, padding and size does too. The
+    // output must be none of the inputs: past 16 layers it holds partial sums.
+    const SoaPose* p = l.pose;
+    if (!p || p == out || p->num_joints != n || p->stride != out->stride || p->padded != out->padded ||
+        p->data.size() != out->data.size()) {
+      return BlendPlan::kInvalid;
+    }
+    if (!l.joint_weights.empty() && l.joint_weights.size() < n) return BlendPlan::kInvalid;
+    if (!(l.weight >= 0.f)) return BlendPlan::kInvalid;
+    if (!(l.weight > 0.f)) continue;  // weighs nothing: no kernel reads it
+    if (!l.joint_weights.empty() || few.count == soa_kernels::kFewLayers) {
+      is_few = false;
+      continue;
+    }
+    few.pose[few.count] = p->data.data();
+    few.weight[few.count++] = l.weight;
+    total = total + l.weight;  // in layer order, as the general kernel sums the weights
   }
-  return true;
+  if (!is_few) return BlendPlan::kGeneral;
+  if (total < job.threshold) {  // the rest pose makes up the difference
+    const float rest_weight = job.threshold - total;
+    few.pose[few.count] = job.rest->data.data();
+    few.weight[few.count++] = rest_weight;
+    total = total + rest_weight;
+  }
+  few.inv_total = 1.f / total;
+  return BlendPlan::kFew;
+}
+
+}  // namespace
+
+bool SoaBlendingJob::validate() const {
+  soa_kernels::FewPoses few;
+  return plan_blend(*this, few) != BlendPlan::kInvalid;
 }
 
 bool SoaBlendingJob::run() const {
-  if (!validate()) return false;
+  soa_kernels::FewPoses few;
+  switch (plan_blend(*this, few)) {
+    case BlendPlan::kInvalid:
+      return false;
+    case BlendPlan::kFew:
+      soa_kernels::blend_few(few, output->data.data(), output->padded, output->stride);
+      return true;
+    case BlendPlan::kGeneral:
+      break;
+  }
   // The kernel reads the caller's layers as they are: any count, nothing copied or allocated
   // (issue 34, item 3; it used to copy at most 16 onto the stack and send more to run_scalar()).
   soa_kernels::blend(layers.data(), layers.size(), rest->data.data(), threshold, output->data.data(),

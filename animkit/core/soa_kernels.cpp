@@ -269,18 +269,16 @@ HWY_NOINLINE void BlendUnmasked(const Layer* layers, size_t count, const float* 
   }
 }
 
-// The usual case with at most kFewLayers weighing layers, the rest pose counted as one more
-// when it weighs in: the layer count is a template argument, so the loops unroll and every
-// layer's pointer and weight stays in a register. Each pass walks one pointer per layer (a
-// component's neighbours are `stride`, 2 `stride` and 3 `stride` floats on, x86 addressing
-// modes) over one group of components: the rotations (normalised in the same pass), then the
-// translations, then the scales. BlendUnmasked kept the ten component offsets of every layer on
-// the stack (~20 instructions per joint for two layers). The same operations in the same order
-// as BlendUnmasked, so the same bits, but for the first layer's products: x * w, where
-// BlendUnmasked's fma(x, w, 0) makes a -0 product +0 (a register copy fewer per sum) (issue 34,
-// item 6).
-constexpr size_t kFewLayers = 4;
-
+// The usual case with at most kFewLayers weighing layers and no joint weights (FewPoses,
+// gathered by SoaBlendingJob as it validates: no second walk over the layers here): the pose
+// count is a template argument, so the loops unroll and every pose's pointer and weight stays in
+// a register. Each pass walks one pointer per pose (a component's neighbours are `stride`, 2
+// `stride` and 3 `stride` floats on, x86 addressing modes) over one group of components: the
+// rotations (normalised in the same pass), then the translations, then the scales.
+// BlendUnmasked kept the ten component offsets of every layer on the stack (~20 instructions per
+// joint for two layers). The same operations in the same order as BlendUnmasked, so the same
+// bits, but for the first pose's products: x * w, where BlendUnmasked's fma(x, w, 0) makes a -0
+// product +0 (a register copy fewer per sum) (issue 34, item 6).
 template <size_t N>
 HWY_NOINLINE void BlendFew(const float* const* poses, const float* weights, float inv_total, float* out,
                            size_t padded, size_t stride) {
@@ -345,44 +343,21 @@ HWY_NOINLINE void BlendFew(const float* const* poses, const float* weights, floa
   }
 }
 
-// BlendFew for the weighing layers when there are few and none has joint weights; false else.
-// The total, the rest pose's share and 1 / total as BlendUnmasked computes them (in the same
-// order, one lane's worth).
-bool BlendFewLayers(const SoaBlendingLayer* layers, size_t count, const float* rest, float threshold, float* out,
-                    size_t padded, size_t stride) {
-  if (count > kFewLayers) return false;
-  const float* poses[kFewLayers + 1];
-  float weights[kFewLayers + 1];
-  size_t n = 0;
-  float total = 0.f;
-  for (size_t l = 0; l < count; ++l) {
-    const SoaBlendingLayer& x = layers[l];
-    if (!(x.weight > 0.f)) continue;
-    if (!x.joint_weights.empty()) return false;
-    poses[n] = x.pose->data.data();
-    weights[n++] = x.weight;
-    total = total + x.weight;
-  }
-  if (total < threshold) {  // the rest pose makes up the difference
-    const float rest_weight = threshold - total;
-    poses[n] = rest;
-    weights[n++] = rest_weight;
-    total = total + rest_weight;
-  }
-  const float inv = 1.f / total;
-  switch (n) {
-    case 1: BlendFew<1>(poses, weights, inv, out, padded, stride); return true;
-    case 2: BlendFew<2>(poses, weights, inv, out, padded, stride); return true;
-    case 3: BlendFew<3>(poses, weights, inv, out, padded, stride); return true;
-    case 4: BlendFew<4>(poses, weights, inv, out, padded, stride); return true;
-    case 5: BlendFew<5>(poses, weights, inv, out, padded, stride); return true;
-    default: return false;  // no layer weighs and no rest share: cannot happen (threshold > 0)
+void BlendFewEntry(const FewPoses& few, float* out, size_t padded, size_t stride) {
+  const float* const* p = few.pose;
+  const float* w = few.weight;
+  switch (few.count) {
+    case 1: return BlendFew<1>(p, w, few.inv_total, out, padded, stride);
+    case 2: return BlendFew<2>(p, w, few.inv_total, out, padded, stride);
+    case 3: return BlendFew<3>(p, w, few.inv_total, out, padded, stride);
+    case 4: return BlendFew<4>(p, w, few.inv_total, out, padded, stride);
+    case 5: return BlendFew<5>(p, w, few.inv_total, out, padded, stride);
+    default: return;  // SoaBlendingJob never sends another count
   }
 }
 
 void Blend(const SoaBlendingLayer* layers, size_t count, const float* rest, float threshold, float* out,
            size_t num_joints, size_t padded, size_t stride) {
-  if (BlendFewLayers(layers, count, rest, threshold, out, padded, stride)) return;
   // Blocks of equal size (33 layers: 11 + 11 + 11, not 16 + 16 + 1), each block's overhead
   // (reloading and storing the sums) shared by as many layers as possible.
   const size_t blocks = std::max<size_t>(1, (count + kLayerBlock - 1) / kLayerBlock);
@@ -417,110 +392,159 @@ void Blend(const SoaBlendingLayer* layers, size_t count, const float* rest, floa
   }
 }
 
-// Goes down the parent table one joint at a time, a matrix column per vector, as ozz does. A
-// joint whose parent is the joint just computed (a chain: most of a skeleton) takes the parent's
-// columns from registers, not from the matrix just stored: in a chain every joint waits for its
-// parent, and a load of a just-stored vector adds the store-to-load forwarding latency to each
-// link. The carried columns keep whatever their fourth lane holds (the stores put 0 0 0 1
-// there): every operation is lane by lane, so that lane never reaches the other three
-// (issue 34, item 6).
+// The local matrices of the `lanes` joints at `locals` (to_matrix's formula): columns 0-2 (rows
+// 0-2) and the translation, one row of m per value, one lane per joint.
+using Block = float[12][kSoaLanes];
+HWY_INLINE void ToMatrices(const float* locals, size_t stride, Block& m) {
+  const D d;
+  const auto at = [&](int c) { return hn::LoadU(d, locals + c * stride); };
+  const V qx = at(kQx), qy = at(kQy), qz = at(kQz), qw = at(kQw);
+  const V one = hn::Set(d, 1.f), two = hn::Set(d, 2.f);
+  const auto diag = [&](V a, V b, V s) { return hn::Mul(hn::Sub(one, hn::Mul(two, hn::Add(a, b))), s); };
+  const auto off = [&](V a, V b, V s) { return hn::Mul(hn::Mul(two, hn::Add(a, b)), s); };
+  const auto offm = [&](V a, V b, V s) { return hn::Mul(hn::Mul(two, hn::Sub(a, b)), s); };
+  // Each pair of products with the two entries it makes, a scale read where it is used: few
+  // values live at once, so nothing spills beside the walk's registers (GCC allocates registers
+  // in this order on x86).
+  {
+    const V xx = hn::Mul(qx, qx), yy = hn::Mul(qy, qy), zz = hn::Mul(qz, qz);
+    hn::Store(diag(yy, zz, at(kSx)), d, m[0]);
+    hn::Store(diag(xx, zz, at(kSy)), d, m[4]);
+    hn::Store(diag(xx, yy, at(kSz)), d, m[8]);
+  }
+  {
+    const V xy = hn::Mul(qx, qy), wz = hn::Mul(qw, qz);
+    hn::Store(off(xy, wz, at(kSx)), d, m[1]);
+    hn::Store(offm(xy, wz, at(kSy)), d, m[3]);
+  }
+  {
+    const V xz = hn::Mul(qx, qz), wy = hn::Mul(qw, qy);
+    hn::Store(offm(xz, wy, at(kSx)), d, m[2]);
+    hn::Store(off(xz, wy, at(kSz)), d, m[6]);
+  }
+  {
+    const V yz = hn::Mul(qy, qz), wx = hn::Mul(qw, qx);
+    hn::Store(off(yz, wx, at(kSy)), d, m[5]);
+    hn::Store(offm(yz, wx, at(kSz)), d, m[7]);
+  }
+  hn::Store(at(kTx), d, m[9]);
+  hn::Store(at(kTy), d, m[10]);
+  hn::Store(at(kTz), d, m[11]);
+}
+
+#if HWY_TARGET != HWY_SCALAR
+using D4 = hn::FixedTag<float, 4>;
+using V4 = hn::Vec<D4>;
+struct Carry {  // the model columns of joint `last`, kept from one block to the next
+  V4 c0, c1, c2, c3;
+  int last = -2;  // none yet: no parent is -2
+};
+
+// The columns of lane l's local matrix (a root with no placement). Out of line: inlined into
+// the walk, its reads of the twelve values made the compiler load all twelve into registers up
+// front for every joint (and spill them) instead of broadcasting each from memory where used.
+HWY_NOINLINE void LocalColumns(const float (*m)[kSoaLanes], size_t l, V4& c0, V4& c1, V4& c2, V4& c3) {
+  const D4 d4;
+  const auto column = [&](int k, float w) {
+    HWY_ALIGN const float v[4] = {m[k][l], m[k + 1][l], m[k + 2][l], w};
+    return hn::Load(d4, v);
+  };
+  c0 = column(0, 0.f);
+  c1 = column(3, 0.f);
+  c2 = column(6, 0.f);
+  c3 = column(9, 1.f);
+}
+
+// Goes down the parent table one joint at a time over joints [base, base + count), a matrix
+// column per vector, as ozz does. A joint whose parent is the joint just computed (a chain: most
+// of a skeleton) takes the parent's columns from registers, not from the matrix just stored: in
+// a chain every joint waits for its parent, and a load of a just-stored vector adds the
+// store-to-load forwarding latency to each link. The carried columns keep whatever their fourth
+// lane holds (the stores put 0 0 0 1 there): every operation is lane by lane, so that lane never
+// reaches the other three (issue 34, item 6).
+HWY_INLINE void WalkBlock(const float (*m)[kSoaLanes], size_t base, size_t count, const int16_t* parents,
+                          const Mat4* root, Mat4* out, Carry& carry) {
+  const D4 d4;
+  const auto xyz = hn::FirstN(d4, 3);
+  const V4 one4 = hn::Set(d4, 1.f);
+  V4 c0 = carry.c0, c1 = carry.c1, c2 = carry.c2, c3 = carry.c3;
+  int last = carry.last;
+  float* o = out[base].m.data();
+  // The walk is bound by how fast the core takes in instructions (~60 a joint), not by the
+  // 9-cycle link: the chain's path below has no work but the link's (the parent's matrix and the
+  // root case are looked up only off it).
+#pragma GCC unroll 2  // the new columns and the carried ones alternate registers: no copies
+  for (size_t l = 0; l < count; ++l, o += 16) {
+    const int parent = parents[base + l];
+    if (HWY_UNLIKELY(parent != last)) {  // else c0-c3 hold the parent's columns
+      const Mat4* a = parent >= 0 ? &out[parent] : root;
+      if (!a) {  // a root with no placement: its local matrix
+        V4 l0, l1, l2, l3;  // (c0-c3 passed by address would live in memory, every link too)
+        LocalColumns(m, l, l0, l1, l2, l3);
+        c0 = l0, c1 = l1, c2 = l2, c3 = l3;
+        last = static_cast<int>(base + l);
+        hn::StoreU(c0, d4, o), hn::StoreU(c1, d4, o + 4), hn::StoreU(c2, d4, o + 8), hn::StoreU(c3, d4, o + 12);
+        continue;
+      }
+      const float* x = a->m.data();
+      c0 = hn::LoadU(d4, x), c1 = hn::LoadU(d4, x + 4), c2 = hn::LoadU(d4, x + 8), c3 = hn::LoadU(d4, x + 12);
+    }
+    // mul_affine's operations in its order, unfused: the same bits as the scalar reference.
+    // (Fused, the rounding differences grew down a chain past 1e-6 by 50 joints; and the two
+    // products of the first add run side by side: 9 cycles a link instead of 11.)
+    const auto column = [&](int k) {
+      return hn::Add(hn::Add(hn::Mul(c0, hn::Set(d4, m[k][l])), hn::Mul(c1, hn::Set(d4, m[k + 1][l]))),
+                     hn::Mul(c2, hn::Set(d4, m[k + 2][l])));
+    };
+    const V4 n0 = column(0), n1 = column(3), n2 = column(6);
+    c3 = hn::Add(column(9), c3);
+    c0 = n0, c1 = n1, c2 = n2;
+    last = static_cast<int>(base + l);
+    hn::StoreU(hn::IfThenElseZero(xyz, c0), d4, o);
+    hn::StoreU(hn::IfThenElseZero(xyz, c1), d4, o + 4);
+    hn::StoreU(hn::IfThenElseZero(xyz, c2), d4, o + 8);
+    hn::StoreU(hn::IfThenElse(xyz, c3, one4), d4, o + 12);
+  }
+  carry.c0 = c0, carry.c1 = c1, carry.c2 = c2, carry.c3 = c3;
+  carry.last = last;
+}
+#endif
+
+// The local matrices of a block are computed one block ahead of the walk down the parent table
+// (two arrays in turn): the next block's arithmetic has no link to the chain being walked, so
+// the core runs it in the chain's latency, and a chain never waits for the block it starts on
+// (issue 34, item 6: 0.68-0.72 of ozz -> 0.63-0.69 at 64-1,024 joints).
 void LocalToModel(const float* locals, size_t num_joints, size_t stride, const int16_t* parents,
                   const Mat4* root, Mat4* out) {
   const D d;
   const size_t lanes = hn::Lanes(d);
+  HWY_ALIGN Block m[2];
+  if (num_joints == 0) return;
+  ToMatrices(locals, stride, m[0]);
 #if HWY_TARGET != HWY_SCALAR
-  const hn::FixedTag<float, 4> d4;
-  using V4 = hn::Vec<decltype(d4)>;
-  const auto xyz = hn::FirstN(d4, 3);
-  const V4 one4 = hn::Set(d4, 1.f);
-  V4 c0 = hn::Zero(d4), c1 = c0, c2 = c0, c3 = c0;  // the model columns of joint `last`
-  int last = -2;                                     // (none yet: no parent is -2)
+  Carry carry;
+  carry.c0 = carry.c1 = carry.c2 = carry.c3 = hn::Zero(D4());
 #endif
-  HWY_ALIGN float m[12][kSoaLanes];  // the local matrices' columns 0-2 (rows 0-2) and translation
-  for (size_t base = 0; base < num_joints; base += lanes) {
-    // Locals -> matrices, `lanes` joints at a time (to_matrix's formula).
-    const float* p = locals + base;
-    const auto at = [&](int c) { return hn::LoadU(d, p + c * stride); };
-    const V qx = at(kQx), qy = at(kQy), qz = at(kQz), qw = at(kQw);
-    const V sx = at(kSx), sy = at(kSy), sz = at(kSz);
-    const V xx = hn::Mul(qx, qx), yy = hn::Mul(qy, qy), zz = hn::Mul(qz, qz);
-    const V xy = hn::Mul(qx, qy), xz = hn::Mul(qx, qz), yz = hn::Mul(qy, qz);
-    const V wx = hn::Mul(qw, qx), wy = hn::Mul(qw, qy), wz = hn::Mul(qw, qz);
-    const V one = hn::Set(d, 1.f), two = hn::Set(d, 2.f);
-    const auto diag = [&](V a, V b, V s) { return hn::Mul(hn::Sub(one, hn::Mul(two, hn::Add(a, b))), s); };
-    const auto off = [&](V a, V b, V s) { return hn::Mul(hn::Mul(two, hn::Add(a, b)), s); };
-    const auto offm = [&](V a, V b, V s) { return hn::Mul(hn::Mul(two, hn::Sub(a, b)), s); };
-    hn::Store(diag(yy, zz, sx), d, m[0]);
-    hn::Store(off(xy, wz, sx), d, m[1]);
-    hn::Store(offm(xz, wy, sx), d, m[2]);
-    hn::Store(offm(xy, wz, sy), d, m[3]);
-    hn::Store(diag(xx, zz, sy), d, m[4]);
-    hn::Store(off(yz, wx, sy), d, m[5]);
-    hn::Store(off(xz, wy, sz), d, m[6]);
-    hn::Store(offm(yz, wx, sz), d, m[7]);
-    hn::Store(diag(xx, yy, sz), d, m[8]);
-    hn::Store(at(kTx), d, m[9]);
-    hn::Store(at(kTy), d, m[10]);
-    hn::Store(at(kTz), d, m[11]);
-    // Then down the parent table one joint at a time.
-    const size_t end = std::min(lanes, num_joints - base);
-    for (size_t l = 0; l < end; ++l) {
-      const size_t j = base + l;
-      const int parent = parents[j];
-      const Mat4* a = parent >= 0 ? &out[parent] : root;
-      float* o = out[j].m.data();
+  for (size_t base = 0, b = 0; base < num_joints; base += lanes, b ^= 1) {
+    if (base + lanes < num_joints) ToMatrices(locals + base + lanes, stride, m[b ^ 1]);
+    const size_t count = std::min(lanes, num_joints - base);
 #if HWY_TARGET == HWY_SCALAR  // one lane: no 4-float vector for a column
-      if (!a) {
-        for (int c = 0; c < 4; ++c) {
-          for (int r = 0; r < 3; ++r) o[c * 4 + r] = m[c * 3 + r][l];
-          o[c * 4 + 3] = c < 3 ? 0.f : 1.f;
-        }
-        continue;
-      }
-      Mat4 local;
-      for (int c = 0; c < 4; ++c) {
-        for (int r = 0; r < 3; ++r) local.m[c * 4 + r] = m[c * 3 + r][l];
-      }
-      mul_affine(*a, local, out[j]);
-#else
-      V4 a0 = c0, a1 = c1, a2 = c2, a3 = c3;
-      bool local_only = false;
-      if (parent != last) {  // else the parent's columns are still in registers
-        if (a) {
-          const float* x = a->m.data();
-          a0 = hn::LoadU(d4, x), a1 = hn::LoadU(d4, x + 4), a2 = hn::LoadU(d4, x + 8), a3 = hn::LoadU(d4, x + 12);
-        } else {  // a root with no placement: its local matrix
-          const auto column = [&](int k, float w) {
-            HWY_ALIGN const float v[4] = {m[k][l], m[k + 1][l], m[k + 2][l], w};
-            return hn::Load(d4, v);
-          };
-          c0 = column(0, 0.f);
-          c1 = column(3, 0.f);
-          c2 = column(6, 0.f);
-          c3 = column(9, 1.f);
-          local_only = true;
-        }
-      }
-      if (!local_only) {
-        // mul_affine's operations in its order, unfused: the same bits as the scalar reference.
-        // (Fused, the rounding differences grew down a chain past 1e-6 by 50 joints; and the
-        // two products of the first add run side by side: 9 cycles a link instead of 11.)
-        const auto column = [&](int k) {
-          return hn::Add(hn::Add(hn::Mul(a0, hn::Set(d4, m[k][l])), hn::Mul(a1, hn::Set(d4, m[k + 1][l]))),
-                         hn::Mul(a2, hn::Set(d4, m[k + 2][l])));
-        };
-        c0 = column(0);
-        c1 = column(3);
-        c2 = column(6);
-        c3 = hn::Add(column(9), a3);
-      }
-      last = static_cast<int>(j);
-      hn::StoreU(hn::IfThenElseZero(xyz, c0), d4, o);
-      hn::StoreU(hn::IfThenElseZero(xyz, c1), d4, o + 4);
-      hn::StoreU(hn::IfThenElseZero(xyz, c2), d4, o + 8);
-      hn::StoreU(hn::IfThenElse(xyz, c3, one4), d4, o + 12);
-#endif
+    (void)count;
+    const int parent = parents[base];
+    const Mat4* a = parent >= 0 ? &out[parent] : root;
+    Mat4 local;
+    for (int c = 0; c < 4; ++c) {
+      for (int r = 0; r < 3; ++r) local.m[c * 4 + r] = m[b][c * 3 + r][0];
+      local.m[c * 4 + 3] = c < 3 ? 0.f : 1.f;
     }
+    if (a) {
+      mul_affine(*a, local, out[base]);
+    } else {
+      out[base] = local;
+    }
+#else
+    WalkBlock(m[b], base, count, parents, root, out, carry);
+#endif
   }
 }
 
@@ -535,6 +559,7 @@ namespace animkit::soa_kernels {
 HWY_EXPORT(SampleChannel);
 HWY_EXPORT(SampleChannelExact);
 HWY_EXPORT(Blend);
+HWY_EXPORT(BlendFewEntry);
 HWY_EXPORT(LocalToModel);
 HWY_EXPORT(TargetName);
 
@@ -548,6 +573,9 @@ void sample_channel_exact(const float* cache, size_t stride, size_t padded, int 
 void blend(const SoaBlendingLayer* layers, size_t count, const float* rest, float threshold, float* out,
            size_t num_joints, size_t padded, size_t stride) {
   HWY_DYNAMIC_DISPATCH(Blend)(layers, count, rest, threshold, out, num_joints, padded, stride);
+}
+void blend_few(const FewPoses& few, float* out, size_t padded, size_t stride) {
+  HWY_DYNAMIC_DISPATCH(BlendFewEntry)(few, out, padded, stride);
 }
 void local_to_model(const float* locals, size_t num_joints, size_t stride, const int16_t* parents,
                     const Mat4* root, Mat4* out) {

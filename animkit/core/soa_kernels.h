@@ -23,6 +23,18 @@ void sample_channel(const float* cache, size_t stride, size_t padded, int dim, f
 void sample_channel_exact(const float* cache, size_t stride, size_t padded, int dim, float time,
                           float* out);
 
+// The usual blend, gathered by SoaBlendingJob while it validates: at most kFewLayers weighing
+// layers with no joint weights, plus the rest pose as one more when it makes up the weight
+// (its share threshold - total). `inv_total` is 1 / the weights' sum, added in layer order.
+inline constexpr size_t kFewLayers = 4;
+struct FewPoses {
+  const float* pose[kFewLayers + 1];
+  float weight[kFewLayers + 1];
+  size_t count = 0;  // 1 .. kFewLayers + 1
+  float inv_total = 0;
+};
+void blend_few(const FewPoses& few, float* out, size_t padded, size_t stride);
+
 // Any number of layers (SoaBlendingJob has checked them), one pass over the joints.
 void blend(const SoaBlendingLayer* layers, size_t count, const float* rest, float threshold, float* out,
            size_t num_joints, size_t padded, size_t stride);

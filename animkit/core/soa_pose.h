@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <new>
 #include <span>
 #include <vector>
 
@@ -30,6 +31,21 @@ inline constexpr size_t soa_stride(size_t joints) {
   return (lines | 1) * kCacheLineFloats;
 }
 
+// Allocates whole cache lines, 64-byte aligned: with soa_stride a multiple of 16 floats, every
+// 8-lane vector of every component array then sits inside one cache line (from std::vector's
+// 16-byte alignment, half of the 32-byte loads and stores of a kernel crossed a line).
+template <class T>
+struct CacheLineAllocator {
+  using value_type = T;
+  CacheLineAllocator() = default;
+  template <class U>
+  CacheLineAllocator(const CacheLineAllocator<U>&) {}
+  T* allocate(size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{64})); }
+  void deallocate(T* p, size_t) { ::operator delete(p, std::align_val_t{64}); }
+  template <class U>
+  bool operator==(const CacheLineAllocator<U>&) const { return true; }
+};
+
 // Component order inside a SoaPose (and a runtime cursor's caches).
 enum SoaComponent : int { kTx, kTy, kTz, kQx, kQy, kQz, kQw, kSx, kSy, kSz, kSoaComponents };
 
@@ -37,7 +53,7 @@ struct SoaPose {
   size_t num_joints = 0;
   size_t padded = 0;        // soa_padded(num_joints): the joints a kernel computes
   size_t stride = 0;        // soa_stride(num_joints): from one component array to the next
-  std::vector<float> data;  // kSoaComponents arrays of `stride` floats
+  std::vector<float, CacheLineAllocator<float>> data;  // kSoaComponents arrays of `stride` floats
 
   SoaPose() = default;
   explicit SoaPose(size_t joints) { resize(joints); }

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -142,6 +143,19 @@ TEST(SoaPose, ComponentArraysStartOnDifferentCacheSets) {
   for (size_t j = 256; j < p.stride; ++j) EXPECT_EQ(p.component(kSy)[j], 1.f);  // identity beyond too
 }
 
+// Issue 34, item 6: a pose's arrays start on a cache line, so no 8-lane vector of a kernel
+// straddles two lines (with std::vector's 16-byte alignment half of them did).
+TEST(SoaPose, ArraysStartOnACacheLine) {
+  for (size_t n : {1u, 5u, 64u, 67u, 256u, 1024u}) {
+    SoaPose p(n);
+    for (int c = 0; c < kSoaComponents; ++c) {
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(p.component(c)) % 64, 0u) << n << " joints, component " << c;
+    }
+    SoaPose copy = p;
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(copy.data.data()) % 64, 0u);
+  }
+}
+
 TEST(SoaBlending, SimdEqualsScalarAndTheAosJob) {
   std::mt19937 rng(2);
   std::uniform_real_distribution<float> weight(0, 1.5f);
@@ -208,6 +222,39 @@ TEST(SoaBlending, FewUnmaskedLayersSimdEqualsScalar) {
           ASSERT_TRUE((SoaBlendingJob{layers, &rest, threshold, &simd}.run()));
           ASSERT_TRUE((SoaBlendingJob{layers, &rest, threshold, &scalar}.run_scalar()));
           SCOPED_TRACE(count);
+          expect_near(simd, scalar, kTolerance);
+        }
+      }
+    }
+  });
+}
+
+// SoaBlendingJob picks the few-layer kernel from the layers that weigh: up to 4 of them with no
+// joint weights, however many weigh nothing (masked or not) beside them; a fifth weighing layer
+// or a weighing mask sends the job to the general kernel. Every mix equals the scalar reference.
+TEST(SoaBlending, WeighingLayersPickTheKernelSimdEqualsScalar) {
+  std::mt19937 rng(21);
+  std::uniform_real_distribution<float> weight(0.05f, 1.f);
+  on_every_target([&] {
+    for (size_t n : {7u, 64u}) {
+      for (size_t weighing = 0; weighing <= 5; ++weighing) {
+        for (const bool masked_weighs : {false, true}) {
+          const size_t count = weighing + 6;  // 6 layers weigh nothing, 3 of them masked
+          std::vector<SoaPose> poses;
+          std::vector<float> mask(n, 0.5f);
+          std::vector<SoaBlendingLayer> layers(count);
+          for (size_t l = 0; l < count; ++l) poses.push_back(random_pose(rng, n));
+          for (size_t l = 0; l < count; ++l) {
+            const bool weighs = l % 2 == 1 && l / 2 < weighing;  // layers 1, 3, 5, ...
+            layers[l] = {&poses[l], weighs ? weight(rng) : 0.f, {}};
+            if (!weighs && l % 3 == 0) layers[l].joint_weights = mask;
+          }
+          if (masked_weighs && weighing > 0) layers[1].joint_weights = mask;  // layer 1 weighs
+          const SoaPose rest = random_pose(rng, n);
+          SoaPose simd(n), scalar(n);
+          ASSERT_TRUE((SoaBlendingJob{layers, &rest, 0.5f, &simd}.run()));
+          ASSERT_TRUE((SoaBlendingJob{layers, &rest, 0.5f, &scalar}.run_scalar()));
+          SCOPED_TRACE(weighing);
           expect_near(simd, scalar, kTolerance);
         }
       }

@@ -116,10 +116,10 @@ inline void slerp_weights(float c, float t, float& wa, float& wb) {
   wa = std::sin((1.f - t) * angle) / s;
   wb = std::sin(t * angle) / s;
 }
-inline Quat slerp_inline(Quat a, Quat b, float t) {
-  t = t < 0.f ? 0.f : (t > 1.f ? 1.f : t);
 #if defined(__SSE2__)
-  // The same operations, a quaternion in one register (quat_lanes.h).
+// The same operations, a quaternion in one register (quat_lanes.h), the result left there.
+[[gnu::always_inline]] inline __m128 slerp_lanes(const Quat& a, const Quat& b, float t) {
+  t = t < 0.f ? 0.f : (t > 1.f ? 1.f : t);
   const __m128 va = lanes::load(a);
   __m128 vb = lanes::load(b);
   float c = lanes::dot(va, vb);
@@ -127,11 +127,17 @@ inline Quat slerp_inline(Quat a, Quat b, float t) {
     vb = _mm_xor_ps(vb, _mm_set1_ps(-0.f));  // -b: each sign flipped, as the scalar negation
     c = -c;
   }
-  if (c > 0.9995f) return lanes::nlerp(va, vb, t);
+  if (c > 0.9995f) return lanes::nlerp_lanes(va, vb, t);
   float wa, wb;
   slerp_weights(c, t, wa, wb);
-  return lanes::to_quat(lanes::mix(va, wa, vb, wb));
+  return lanes::mix(va, wa, vb, wb);
+}
+#endif
+inline Quat slerp_inline(Quat a, Quat b, float t) {
+#if defined(__SSE2__)
+  return lanes::to_quat(slerp_lanes(a, b, t));
 #else
+  t = t < 0.f ? 0.f : (t > 1.f ? 1.f : t);
   float c = dot(a, b);
   if (c < 0.f) {
     b = -b;
@@ -389,7 +395,11 @@ ANIMKIT_WARRIORS_AVX2_CLONE uint64_t pose_blend_masked(const WarPose& lower, uin
   }
   for (uint64_t m = mixed & ((uint64_t{1} << kNumBones) - 2); m != 0; m &= m - 1) {
     const int b = std::countr_zero(m);
+#if defined(__SSE2__)
+    lanes::store_untagged(out.rotations[b], slerp_lanes(lower.rotations[b], upper.rotations[b], weight));
+#else
     out.rotations[b] = tagged(slerp_inline(lower.rotations[b], upper.rotations[b], weight), false);
+#endif
   }
   return (lower_mask & ~selected) | mixed;
 }

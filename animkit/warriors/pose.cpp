@@ -190,8 +190,10 @@ inline void compose_lanes(const Lanes4& a, const Lanes4& at, const Lanes4& q, co
 // Bones 2-33 in steps of four (SoA lanes) whose parents come earlier (or are bone 1): 9 steps,
 // the least there can be (the tree is 8 deep below the pelvis and its first level holds 2
 // bones). Chosen by hand so that 6 of the 9 steps find their four parents among the previous
-// step's results (a lane shuffle of registers, no loads and no transposes); the other 3 read
-// their parents from a table the steps before them filled. A short step repeats its first bone.
+// step's results (a lane shuffle of registers, no loads and no transposes), step 0 broadcasts
+// the pelvis, step 6 takes two lanes from step 5 and two from the neck (bone 6), and only step 8
+// gathers its parents from a table of the earlier steps' results. A short step repeats its first
+// bone.
 struct BoneStep {
   std::array<int8_t, 4> bones;
   int count;
@@ -219,26 +221,57 @@ constexpr int lane_of(int g, int bone) {
   }
   return -1;
 }
-// Whether every parent of step g is a result of step g - 1 (then they are shuffled from its
-// registers, by parent_shuffle(g)).
-constexpr bool parents_in_previous(int g) {
-  if (g == 0) return false;
+// Where step g finds its four parents' transforms:
+//   kPrevious   every parent is a result of step g - 1: a shuffle of its registers;
+//   kBroadcast  the four are one bone of the table (the pelvis for step 0): a shuffle each;
+//   kMixed      lanes 0 and 1 are results of step g - 1, lanes 2 and 3 one bone of the table:
+//               one shuffle per component takes two lanes from each;
+//   kGather     four loads from the table, transposed.
+enum class From { kPrevious, kBroadcast, kMixed, kGather };
+constexpr From parents_from(int g) {
+  const auto in_previous = [g](int lane) {
+    return g > 0 && lane_of(g - 1, lane_parent(g, lane)) >= 0;
+  };
+  if (in_previous(0) && in_previous(1) && in_previous(2) && in_previous(3)) return From::kPrevious;
+  const bool last_two_one_bone = lane_parent(g, 2) == lane_parent(g, 3);
+  if (last_two_one_bone && lane_parent(g, 0) == lane_parent(g, 2) &&
+      lane_parent(g, 1) == lane_parent(g, 2)) {
+    return From::kBroadcast;
+  }
+  if (last_two_one_bone && in_previous(0) && in_previous(1)) return From::kMixed;
+  return From::kGather;
+}
+// The lanes of step g - 1 that lanes 0-3 (kPrevious) or 0-1 (kMixed) of step g take, two bits
+// each (a shuffle's immediate).
+constexpr int parent_shuffle(int g) {
+  int imm = 0;
   for (int i = 0; i < 4; ++i) {
-    if (lane_of(g - 1, lane_parent(g, i)) < 0) return false;
+    const int lane = g > 0 ? lane_of(g - 1, lane_parent(g, i)) : -1;
+    imm |= (lane < 0 ? 0 : lane) << (2 * i);
+  }
+  return imm;
+}
+// Whether step h reads `bone` from the table.
+constexpr bool reads_from_table(int h, int bone) {
+  switch (parents_from(h)) {
+    case From::kPrevious:
+      return false;
+    case From::kBroadcast:
+    case From::kMixed:
+      return lane_parent(h, 3) == bone;
+    case From::kGather:
+      for (int i = 0; i < 4; ++i) {
+        if (lane_parent(h, i) == bone) return true;
+      }
+      return false;
   }
   return true;
 }
-constexpr int parent_shuffle(int g) {
-  int imm = 0;
-  for (int i = 0; i < 4; ++i) imm |= (parents_in_previous(g) ? lane_of(g - 1, lane_parent(g, i)) : 0) << (2 * i);
-  return imm;
-}
-// Whether a later step reads step g's results from the table.
+// Whether a later step reads one of step g's results from the table.
 constexpr bool kept_in_table(int g) {
   for (int h = g + 1; h < kStepCount; ++h) {
-    if (parents_in_previous(h)) continue;
-    for (int i = 0; i < 4; ++i) {
-      if (lane_of(g, lane_parent(h, i)) >= 0) return true;
+    for (int i = 0; i < kBoneSteps[g].count; ++i) {
+      if (reads_from_table(h, kBoneSteps[g].bones[i])) return true;
     }
   }
   return false;
@@ -272,12 +305,27 @@ template <int G>
                                              float (*rot)[4], float (*pos)[4],
                                              BoneTransform* out, Lanes4& r, Lanes4& t) {
   Lanes4 a, at;
-  if constexpr (parents_in_previous(G)) {
+  constexpr From from = parents_from(G);
+  if constexpr (from == From::kPrevious) {
     constexpr int s = parent_shuffle(G);
     a = {_mm_shuffle_ps(r.x, r.x, s), _mm_shuffle_ps(r.y, r.y, s), _mm_shuffle_ps(r.z, r.z, s),
          _mm_shuffle_ps(r.w, r.w, s)};
     at = {_mm_shuffle_ps(t.x, t.x, s), _mm_shuffle_ps(t.y, t.y, s), _mm_shuffle_ps(t.z, t.z, s),
           _mm_setzero_ps()};
+  } else if constexpr (from == From::kBroadcast) {
+    const __m128 pr = _mm_load_ps(rot[lane_parent(G, 0)]), pp = _mm_load_ps(pos[lane_parent(G, 0)]);
+    a = {_mm_shuffle_ps(pr, pr, 0x00), _mm_shuffle_ps(pr, pr, 0x55), _mm_shuffle_ps(pr, pr, 0xaa),
+         _mm_shuffle_ps(pr, pr, 0xff)};
+    at = {_mm_shuffle_ps(pp, pp, 0x00), _mm_shuffle_ps(pp, pp, 0x55), _mm_shuffle_ps(pp, pp, 0xaa),
+          _mm_setzero_ps()};
+  } else if constexpr (from == From::kMixed) {
+    // Lanes 0-1 from the previous step's registers, lanes 2-3 component c of the table's bone.
+    constexpr int s = parent_shuffle(G) & 0xf;
+    const __m128 pr = _mm_load_ps(rot[lane_parent(G, 3)]), pp = _mm_load_ps(pos[lane_parent(G, 3)]);
+    a = {_mm_shuffle_ps(r.x, pr, s | 0x00), _mm_shuffle_ps(r.y, pr, s | 0x50),
+         _mm_shuffle_ps(r.z, pr, s | 0xa0), _mm_shuffle_ps(r.w, pr, s | 0xf0)};
+    at = {_mm_shuffle_ps(t.x, pp, s | 0x00), _mm_shuffle_ps(t.y, pp, s | 0x50),
+          _mm_shuffle_ps(t.z, pp, s | 0xa0), _mm_setzero_ps()};
   } else {
     a = transpose(_mm_load_ps(rot[lane_parent(G, 0)]), _mm_load_ps(rot[lane_parent(G, 1)]),
                   _mm_load_ps(rot[lane_parent(G, 2)]), _mm_load_ps(rot[lane_parent(G, 3)]));

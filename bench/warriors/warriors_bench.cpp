@@ -349,6 +349,7 @@ void BM_CrowdInOneRun(benchmark::State& state) { crowd_in_one_run(state, state.r
 BENCHMARK(BM_CrowdInOneRun)
     ->ArgNames({"characters", "changing"})
     ->Args({4096, 0})
+    ->Args({4096, 1})
     ->Args({20000, 0})
     ->Args({20000, 1})
     ->UseRealTime()

@@ -59,12 +59,6 @@ void CharacterInstance::prefetch() const {
   }
 }
 
-AnimTask* CharacterInstance::top() const {
-  if (count_ == 0) return nullptr;
-  AnimTask* t = stack_[count_ - 1].get();
-  return t->type() == 9 ? stack_[0].get() : t;
-}
-
 void CharacterInstance::refresh_playing_anim() {
   const AnimTask* t = top();
   human.playing_anim = t ? t->anim_id() : -1;

@@ -426,7 +426,7 @@ ANIMKIT_WARRIORS_AVX2_CLONE uint64_t pose_blend_masked(const WarPose& lower, uin
     out = result;
     return m;
   }
-  const uint64_t selected = blended_values(bone);
+  const uint64_t selected = bone < 0 ? kAllValues : blended_values(bone);  // no call for a whole pose
   const uint64_t mixed = (lower_mask | upper_mask) & selected;
   if (&out != &lower) out = lower;
   if (mixed >> kVelocityBit & 1) {

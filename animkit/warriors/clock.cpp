@@ -13,6 +13,7 @@
 #include <cfenv>
 #include <cfloat>
 #include <cmath>
+#include <type_traits>
 #if defined(__SSE__) || defined(__x86_64__)
 #include <xmmintrin.h>
 #endif
@@ -97,6 +98,16 @@ struct Switched {
 
 template <class Op>
 uint32_t frame_of(float time) {
+  if constexpr (std::is_same_v<Op, Derived>) {
+    // uint(tz(tz(t x 30) + 0.5)) is floor(t x 30 + 0.5) of the exact product p (a double holds
+    // it, and p + 0.5, exactly) while p < 2^23: toward zero gives the largest float at or below
+    // the exact value, and every half-integer and integer below 2^23 is a float, so neither
+    // rounding can cross the n - 0.5 or the n that decides the floor. Below zero the rounded sum
+    // is at most +0, which uint() maps to 0 (as it does p in [0, 0.5)). Larger times and NaN take
+    // the two operations (tests: WarriorsClock.FrameShortcutIsTheTwoOperations).
+    const double p = static_cast<double>(time) * 30.0;
+    if (p < 8388608.0) return p > 0.0 ? static_cast<uint32_t>(p + 0.5) : 0u;
+  }
   return to_uint(Op::add(Op::mul(time, 30.0f), 0.5f));
 }
 template <class Op>

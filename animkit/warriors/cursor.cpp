@@ -46,6 +46,16 @@ PlayClip::Range append_channel(PlayClip& p, const Channel& c, bool rotation) {
   return {v.x, v.y, v.z, 0};
 }
 
+#if defined(__SSE2__)
+// A rotation channel's value (channel_value's rotation path) left in a register.
+[[gnu::always_inline]] inline __m128 rotation_lanes(const PlayClip& p, const PlayClip::Range& r,
+                                                    uint32_t k, float frame) {
+  if (k + 1 >= r.first + r.count) return lanes::load(p.values[k]);
+  const float t = (frame - static_cast<float>(p.starts[k])) / static_cast<float>(p.deltas[k + 1]);
+  return lanes::nlerp_lanes(lanes::load(p.values[k]), lanes::load(p.values[k + 1]), t);
+}
+#endif
+
 uint32_t key_in_force(const PlayClip& p, const PlayClip::Range& r, uint32_t frame) {
   uint32_t k = r.first;
   while (k + 1 < r.first + r.count && p.starts[k + 1] <= frame) ++k;
@@ -88,7 +98,11 @@ ANIMKIT_WARRIORS_AVX2_CLONE uint64_t sample_channels(const PlayClip& p, const ui
     const int b = p.slots[i];
     const PlayClip::Range& r = p.slot_ranges[i];
     if (b > 0 && b < kNumBones) {
+#if defined(__SSE2__)
+      lanes::store_untagged(out.rotations[b], rotation_lanes(p, r, keys[i], frame));
+#else
       out.rotations[b] = tagged(channel_value(p, r, keys[i], frame, true), false);
+#endif
     } else if (b == 0) {
       if (flags & kCursorNoTurn) continue;
       out.rotations[0] = tagged(scaled_turn(p.values[keys[i]], rate), false);

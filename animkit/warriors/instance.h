@@ -95,7 +95,11 @@ class CharacterInstance : public EventSink {
   void run_queued_tasks();
 
   // TaskStack_Top (0x00175210): the top task, or the bottom one when the top is a fade.
-  AnimTask* top() const;
+  AnimTask* top() const {
+    if (count_ == 0) return nullptr;
+    AnimTask* t = stack_[count_ - 1].get();
+    return t->type() == 9 ? stack_[0].get() : t;
+  }
   void refresh_playing_anim();  // 0x001752c8
   // Advances every task by dt, bottom to top (hand-overs, fade clean-up, ends).
   void advance(float dt);

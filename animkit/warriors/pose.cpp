@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -10,10 +11,14 @@
 
 namespace animkit::warriors {
 
-// warriors.txt "The pose", parent table.
-const std::array<int8_t, kNumBones> kParents = {-1, 0,  1,  1,  3, 4,  5,  6,  6,  8,  6, 10,
-                                                6,  12, 6,  6,  5, 16, 17, 18, 19, 19, 5, 22,
-                                                23, 24, 25, 25, 2, 28, 29, 2,  31, 32};
+namespace {
+// warriors.txt "The pose", parent table (constexpr for the bone transforms' step table).
+constexpr std::array<int8_t, kNumBones> kParentTable = {-1, 0,  1,  1,  3, 4,  5,  6,  6,
+                                                       8,  6, 10, 6,  12, 6, 6,  5,  16,
+                                                       17, 18, 19, 19, 5, 22, 23, 24, 25,
+                                                       25, 2, 28, 29, 2,  31, 32};
+}  // namespace
+const std::array<int8_t, kNumBones> kParents = kParentTable;
 
 namespace {
 // warriors.txt "The reference pose", (x, y, z, w) rounded to four places in the spec.
@@ -111,10 +116,10 @@ inline void slerp_weights(float c, float t, float& wa, float& wb) {
   wa = std::sin((1.f - t) * angle) / s;
   wb = std::sin(t * angle) / s;
 }
-inline Quat slerp_inline(Quat a, Quat b, float t) {
-  t = t < 0.f ? 0.f : (t > 1.f ? 1.f : t);
 #if defined(__SSE2__)
-  // The same operations, a quaternion in one register (quat_lanes.h).
+// The same operations, a quaternion in one register (quat_lanes.h), the result left there.
+[[gnu::always_inline]] inline __m128 slerp_lanes(const Quat& a, const Quat& b, float t) {
+  t = t < 0.f ? 0.f : (t > 1.f ? 1.f : t);
   const __m128 va = lanes::load(a);
   __m128 vb = lanes::load(b);
   float c = lanes::dot(va, vb);
@@ -122,11 +127,17 @@ inline Quat slerp_inline(Quat a, Quat b, float t) {
     vb = _mm_xor_ps(vb, _mm_set1_ps(-0.f));  // -b: each sign flipped, as the scalar negation
     c = -c;
   }
-  if (c > 0.9995f) return lanes::nlerp(va, vb, t);
+  if (c > 0.9995f) return lanes::nlerp_lanes(va, vb, t);
   float wa, wb;
   slerp_weights(c, t, wa, wb);
-  return lanes::to_quat(lanes::mix(va, wa, vb, wb));
+  return lanes::mix(va, wa, vb, wb);
+}
+#endif
+inline Quat slerp_inline(Quat a, Quat b, float t) {
+#if defined(__SSE2__)
+  return lanes::to_quat(slerp_lanes(a, b, t));
 #else
+  t = t < 0.f ? 0.f : (t > 1.f ? 1.f : t);
   float c = dot(a, b);
   if (c < 0.f) {
     b = -b;
@@ -176,53 +187,179 @@ inline void compose_lanes(const Lanes4& a, const Lanes4& at, const Lanes4& q, co
   pos.z = add(at.z, add(add(v.z, mul(tz, a.w)), cz));
   pos.w = _mm_setzero_ps();
 }
-// Bones 2-33 in groups of four whose parents are in earlier groups (or bone 1), the longest
-// chains first: 9 groups, the least there can be (the tree is 8 deep below the pelvis and its
-// first three levels hold 2, 3 and 3 bones). A short group repeats its first bone.
-struct BoneGroups {
-  int count = 0;
-  BoneGroups() {
-    std::array<int, kNumBones> height{};
-    for (int b = kNumBones - 1; b >= 2; --b) {  // parents precede children
-      height[kParents[b]] = std::max(height[kParents[b]], height[b] + 1);
-    }
-    std::array<bool, kNumBones> done{};
-    done[0] = done[1] = true;
-    for (int left = kNumBones - 2; left > 0; ++count) {
-      std::array<int8_t, 4> g{};
-      int n = 0;
-      for (int pick = 0; pick < 4; ++pick) {
-        int best = -1;
-        for (int b = 2; b < kNumBones; ++b) {
-          bool taken = false;
-          for (int i = 0; i < n; ++i) taken |= g[i] == b;
-          if (done[b] || taken || !done[kParents[b]]) continue;
-          if (best < 0 || height[b] > height[best]) best = b;
-        }
-        if (best < 0) break;
-        g[n++] = static_cast<int8_t>(best);
+// Bones 2-33 in steps of four (SoA lanes) whose parents come earlier (or are bone 1): 9 steps,
+// the least there can be (the tree is 8 deep below the pelvis and its first level holds 2
+// bones). Chosen by hand so that 6 of the 9 steps find their four parents among the previous
+// step's results (a lane shuffle of registers, no loads and no transposes), step 0 broadcasts
+// the pelvis, step 6 takes two lanes from step 5 and two from the neck (bone 6), and only step 8
+// gathers its parents from a table of the earlier steps' results. A short step repeats its first
+// bone.
+struct BoneStep {
+  std::array<int8_t, 4> bones;
+  int count;
+};
+constexpr std::array<BoneStep, 9> kBoneSteps = {{
+    {{3, 2}, 2},
+    {{4, 28, 31}, 3},
+    {{5, 29, 32}, 3},
+    {{16, 22, 6, 30}, 4},
+    {{17, 23, 8, 10}, 4},
+    {{18, 24, 9, 11}, 4},
+    {{19, 25, 7, 12}, 4},
+    {{20, 21, 26, 27}, 4},
+    {{13, 14, 15, 33}, 4},
+}};
+constexpr int kStepCount = static_cast<int>(kBoneSteps.size());
+constexpr int lane_bone(int g, int lane) {
+  return kBoneSteps[g].bones[lane < kBoneSteps[g].count ? lane : 0];
+}
+constexpr int lane_parent(int g, int lane) { return kParentTable[lane_bone(g, lane)]; }
+// The lane of `bone` in step g, or -1.
+constexpr int lane_of(int g, int bone) {
+  for (int i = 0; i < kBoneSteps[g].count; ++i) {
+    if (kBoneSteps[g].bones[i] == bone) return i;
+  }
+  return -1;
+}
+// Where step g finds its four parents' transforms:
+//   kPrevious   every parent is a result of step g - 1: a shuffle of its registers;
+//   kBroadcast  the four are one bone of the table (the pelvis for step 0): a shuffle each;
+//   kMixed      lanes 0 and 1 are results of step g - 1, lanes 2 and 3 one bone of the table:
+//               one shuffle per component takes two lanes from each;
+//   kGather     four loads from the table, transposed.
+enum class From { kPrevious, kBroadcast, kMixed, kGather };
+constexpr From parents_from(int g) {
+  const auto in_previous = [g](int lane) {
+    return g > 0 && lane_of(g - 1, lane_parent(g, lane)) >= 0;
+  };
+  if (in_previous(0) && in_previous(1) && in_previous(2) && in_previous(3)) return From::kPrevious;
+  const bool last_two_one_bone = lane_parent(g, 2) == lane_parent(g, 3);
+  if (last_two_one_bone && lane_parent(g, 0) == lane_parent(g, 2) &&
+      lane_parent(g, 1) == lane_parent(g, 2)) {
+    return From::kBroadcast;
+  }
+  if (last_two_one_bone && in_previous(0) && in_previous(1)) return From::kMixed;
+  return From::kGather;
+}
+// The lanes of step g - 1 that lanes 0-3 (kPrevious) or 0-1 (kMixed) of step g take, two bits
+// each (a shuffle's immediate).
+constexpr int parent_shuffle(int g) {
+  int imm = 0;
+  for (int i = 0; i < 4; ++i) {
+    const int lane = g > 0 ? lane_of(g - 1, lane_parent(g, i)) : -1;
+    imm |= (lane < 0 ? 0 : lane) << (2 * i);
+  }
+  return imm;
+}
+// Whether step h reads `bone` from the table.
+constexpr bool reads_from_table(int h, int bone) {
+  switch (parents_from(h)) {
+    case From::kPrevious:
+      return false;
+    case From::kBroadcast:
+    case From::kMixed:
+      return lane_parent(h, 3) == bone;
+    case From::kGather:
+      for (int i = 0; i < 4; ++i) {
+        if (lane_parent(h, i) == bone) return true;
       }
-      for (int i = 0; i < n; ++i) done[g[i]] = true;
-      for (int i = n; i < 4; ++i) g[i] = g[0];
-      for (int i = 0; i < 4; ++i) {  // byte offsets, so a step computes no addresses
-        const auto b = static_cast<uint32_t>(g[i]);
-        const auto p = static_cast<uint32_t>(kParents[g[i]]);
-        at[count].parent16[i] = p * 16;
-        at[count].bone16[i] = b * 16;
-        at[count].out28[i] = b * 28;
-      }
-      left -= n;
+      return false;
+  }
+  return true;
+}
+// Whether a later step reads one of step g's results from the table.
+constexpr bool kept_in_table(int g) {
+  for (int h = g + 1; h < kStepCount; ++h) {
+    for (int i = 0; i < kBoneSteps[g].count; ++i) {
+      if (reads_from_table(h, kBoneSteps[g].bones[i])) return true;
     }
   }
-  struct Offsets {
-    std::array<uint32_t, 4> parent16, bone16, out28;
-  };
-  std::array<Offsets, kNumBones> at{};
-};
+  return false;
+}
+// Every bone 2-33 once, after its parent.
+constexpr bool steps_valid() {
+  std::array<int, kNumBones> step_of{};
+  step_of.fill(-1);
+  step_of[1] = -2;  // the pelvis, before every step
+  for (int g = 0; g < kStepCount; ++g) {
+    if (kBoneSteps[g].count < 1 || kBoneSteps[g].count > 4) return false;
+    for (int i = 0; i < kBoneSteps[g].count; ++i) {
+      const int b = kBoneSteps[g].bones[i];
+      if (b < 2 || b >= kNumBones || step_of[b] != -1) return false;
+      step_of[b] = g;
+    }
+  }
+  for (int b = 2; b < kNumBones; ++b) {
+    if (step_of[b] < 0 || step_of[kParentTable[b]] >= step_of[b]) return false;
+  }
+  return true;
+}
+static_assert(steps_valid());
 static_assert(sizeof(BoneTransform) == 28 && sizeof(Vec3) == 12 && sizeof(Quat) == 16);
-const BoneGroups& bone_groups() {
-  static const BoneGroups groups;
-  return groups;
+
+// One step: the parents (shuffled from the previous step's r and t, or loaded from the table
+// and transposed), the locals, the composition, then the results written out (and to the
+// table when a later step loads them from there). r and t become this step's results.
+template <int G>
+[[gnu::always_inline]] inline void bone_step(const WarPose& pose, const BoneOffsetLanes& lanes,
+                                             float (*rot)[4], float (*pos)[4],
+                                             BoneTransform* out, Lanes4& r, Lanes4& t) {
+  Lanes4 a, at;
+  constexpr From from = parents_from(G);
+  if constexpr (from == From::kPrevious) {
+    constexpr int s = parent_shuffle(G);
+    a = {_mm_shuffle_ps(r.x, r.x, s), _mm_shuffle_ps(r.y, r.y, s), _mm_shuffle_ps(r.z, r.z, s),
+         _mm_shuffle_ps(r.w, r.w, s)};
+    at = {_mm_shuffle_ps(t.x, t.x, s), _mm_shuffle_ps(t.y, t.y, s), _mm_shuffle_ps(t.z, t.z, s),
+          _mm_setzero_ps()};
+  } else if constexpr (from == From::kBroadcast) {
+    const __m128 pr = _mm_load_ps(rot[lane_parent(G, 0)]), pp = _mm_load_ps(pos[lane_parent(G, 0)]);
+    a = {_mm_shuffle_ps(pr, pr, 0x00), _mm_shuffle_ps(pr, pr, 0x55), _mm_shuffle_ps(pr, pr, 0xaa),
+         _mm_shuffle_ps(pr, pr, 0xff)};
+    at = {_mm_shuffle_ps(pp, pp, 0x00), _mm_shuffle_ps(pp, pp, 0x55), _mm_shuffle_ps(pp, pp, 0xaa),
+          _mm_setzero_ps()};
+  } else if constexpr (from == From::kMixed) {
+    // Lanes 0-1 from the previous step's registers, lanes 2-3 component c of the table's bone.
+    constexpr int s = parent_shuffle(G) & 0xf;
+    const __m128 pr = _mm_load_ps(rot[lane_parent(G, 3)]), pp = _mm_load_ps(pos[lane_parent(G, 3)]);
+    a = {_mm_shuffle_ps(r.x, pr, s | 0x00), _mm_shuffle_ps(r.y, pr, s | 0x50),
+         _mm_shuffle_ps(r.z, pr, s | 0xa0), _mm_shuffle_ps(r.w, pr, s | 0xf0)};
+    at = {_mm_shuffle_ps(t.x, pp, s | 0x00), _mm_shuffle_ps(t.y, pp, s | 0x50),
+          _mm_shuffle_ps(t.z, pp, s | 0xa0), _mm_setzero_ps()};
+  } else {
+    a = transpose(_mm_load_ps(rot[lane_parent(G, 0)]), _mm_load_ps(rot[lane_parent(G, 1)]),
+                  _mm_load_ps(rot[lane_parent(G, 2)]), _mm_load_ps(rot[lane_parent(G, 3)]));
+    at = transpose(_mm_load_ps(pos[lane_parent(G, 0)]), _mm_load_ps(pos[lane_parent(G, 1)]),
+                   _mm_load_ps(pos[lane_parent(G, 2)]), _mm_load_ps(pos[lane_parent(G, 3)]));
+  }
+  const Quat* local = pose.rotations.data();
+  const Lanes4 q = transpose(load4(local[lane_bone(G, 0)]), load4(local[lane_bone(G, 1)]),
+                             load4(local[lane_bone(G, 2)]), load4(local[lane_bone(G, 3)]));
+  const float* ov = lanes.steps[G].data();  // the offsets already in lanes
+  const Lanes4 v{_mm_load_ps(ov), _mm_load_ps(ov + 4), _mm_load_ps(ov + 8), _mm_setzero_ps()};
+  compose_lanes(a, at, q, v, r, t);
+  const Lanes4 rq = transpose(r.x, r.y, r.z, r.w);
+  const Lanes4 tp = transpose(t.x, t.y, t.z, t.w);
+  const __m128 rs[4] = {rq.x, rq.y, rq.z, rq.w}, ps[4] = {tp.x, tp.y, tp.z, tp.w};
+  for (int i = 0; i < kBoneSteps[G].count; ++i) {
+    const int b = kBoneSteps[G].bones[i];
+    if constexpr (kept_in_table(G)) {
+      _mm_store_ps(rot[b], rs[i]);
+      _mm_store_ps(pos[b], ps[i]);
+    }
+    // 28 bytes: the position's 16 (its fourth lane lands on rotation.x), then the rotation.
+    float* o = &out[b].position.x;
+    _mm_storeu_ps(o, ps[i]);
+    _mm_storeu_ps(o + 3, rs[i]);
+  }
+}
+template <int... G>
+[[gnu::always_inline]] inline void bone_steps(std::integer_sequence<int, G...>,
+                                              const WarPose& pose, const BoneOffsetLanes& lanes,
+                                              float (*rot)[4], float (*pos)[4],
+                                              BoneTransform* out) {
+  Lanes4 r{}, t{};
+  (bone_step<G>(pose, lanes, rot, pos, out, r, t), ...);
 }
 #endif
 
@@ -289,7 +426,7 @@ ANIMKIT_WARRIORS_AVX2_CLONE uint64_t pose_blend_masked(const WarPose& lower, uin
     out = result;
     return m;
   }
-  const uint64_t selected = blended_values(bone);
+  const uint64_t selected = bone < 0 ? kAllValues : blended_values(bone);  // no call for a whole pose
   const uint64_t mixed = (lower_mask | upper_mask) & selected;
   if (&out != &lower) out = lower;
   if (mixed >> kVelocityBit & 1) {
@@ -306,7 +443,11 @@ ANIMKIT_WARRIORS_AVX2_CLONE uint64_t pose_blend_masked(const WarPose& lower, uin
   }
   for (uint64_t m = mixed & ((uint64_t{1} << kNumBones) - 2); m != 0; m &= m - 1) {
     const int b = std::countr_zero(m);
+#if defined(__SSE2__)
+    lanes::store_untagged(out.rotations[b], slerp_lanes(lower.rotations[b], upper.rotations[b], weight));
+#else
     out.rotations[b] = tagged(slerp_inline(lower.rotations[b], upper.rotations[b], weight), false);
+#endif
   }
   return (lower_mask & ~selected) | mixed;
 }
@@ -314,10 +455,9 @@ ANIMKIT_WARRIORS_AVX2_CLONE uint64_t pose_blend_masked(const WarPose& lower, uin
 BoneOffsetLanes bone_offset_lanes(const std::array<Vec3, kNumBones>& offsets) {
   BoneOffsetLanes lanes;
 #if defined(__SSE2__)
-  const BoneGroups& groups = bone_groups();
-  for (int g = 0; g < groups.count; ++g) {
+  for (int g = 0; g < kStepCount; ++g) {
     for (int i = 0; i < 4; ++i) {
-      const Vec3& o = offsets[groups.at[g].bone16[i] / 16];
+      const Vec3& o = offsets[lane_bone(g, i)];
       lanes.steps[g][i] = o.x;
       lanes.steps[g][4 + i] = o.y;
       lanes.steps[g][8 + i] = o.z;
@@ -346,43 +486,15 @@ ANIMKIT_WARRIORS_AVX2_CLONE void build_bone_matrices(const WarPose& pose,
   out[1].position = pose.root_translation;
   out[1].rotation = pose.rotations[1];
 #if defined(__SSE2__)
-  // Four bones a step (bone_groups()), from a local table of the model transforms in lanes:
-  // the written transforms are never read back, so no load waits on a store.
+  // Four bones a step (kBoneSteps, unrolled), the parents from the previous step's registers
+  // or from a local table of the model transforms in lanes: the written transforms are never
+  // read back, so no load waits on a store.
   alignas(16) float rot[kNumBones][4], pos[kNumBones][4];
   _mm_store_ps(rot[1], load4(out[1].rotation));
   _mm_store_ps(pos[1], load3(out[1].position));
-  const BoneGroups& groups = bone_groups();
-  char* rot_at = reinterpret_cast<char*>(rot);
-  char* pos_at = reinterpret_cast<char*>(pos);
-  const char* local_at = reinterpret_cast<const char*>(pose.rotations.data());
   (void)offsets;  // read through offset_lanes
-  char* out_at = reinterpret_cast<char*>(out.data());
-  const auto ld = [](const char* base, uint32_t at) {
-    return _mm_loadu_ps(reinterpret_cast<const float*>(base + at));
-  };
-  for (int g = 0; g < groups.count; ++g) {
-    const BoneGroups::Offsets& o = groups.at[g];
-    const Lanes4 a = transpose(ld(rot_at, o.parent16[0]), ld(rot_at, o.parent16[1]),
-                               ld(rot_at, o.parent16[2]), ld(rot_at, o.parent16[3]));
-    const Lanes4 at = transpose(ld(pos_at, o.parent16[0]), ld(pos_at, o.parent16[1]),
-                                ld(pos_at, o.parent16[2]), ld(pos_at, o.parent16[3]));
-    const Lanes4 q = transpose(ld(local_at, o.bone16[0]), ld(local_at, o.bone16[1]),
-                               ld(local_at, o.bone16[2]), ld(local_at, o.bone16[3]));
-    const float* ov = offset_lanes.steps[g].data();  // the offsets already in lanes
-    const Lanes4 v{_mm_load_ps(ov), _mm_load_ps(ov + 4), _mm_load_ps(ov + 8), _mm_setzero_ps()};
-    Lanes4 r, t;
-    compose_lanes(a, at, q, v, r, t);
-    const Lanes4 rq = transpose(r.x, r.y, r.z, r.w);
-    const Lanes4 tp = transpose(t.x, t.y, t.z, t.w);
-    const __m128 rs[4] = {rq.x, rq.y, rq.z, rq.w}, ps[4] = {tp.x, tp.y, tp.z, tp.w};
-    for (int i = 0; i < 4; ++i) {
-      _mm_store_ps(reinterpret_cast<float*>(rot_at + o.bone16[i]), rs[i]);
-      _mm_store_ps(reinterpret_cast<float*>(pos_at + o.bone16[i]), ps[i]);
-      // 28 bytes: the position's 16 (its fourth lane lands on rotation.x), then the rotation.
-      _mm_storeu_ps(reinterpret_cast<float*>(out_at + o.out28[i]), ps[i]);
-      _mm_storeu_ps(reinterpret_cast<float*>(out_at + o.out28[i] + 12), rs[i]);
-    }
-  }
+  bone_steps(std::make_integer_sequence<int, kStepCount>{}, pose, offset_lanes, rot, pos,
+             out.data());
 #else
   (void)offset_lanes;
   for (int b = 2; b < kNumBones; ++b) {

@@ -46,18 +46,25 @@ inline __m128 mix(__m128 a, float wa, __m128 b, float wb) {
   return _mm_add_ps(_mm_mul_ps(a, _mm_set1_ps(wa)), _mm_mul_ps(b, _mm_set1_ps(wb)));
 }
 // core normalize: the identity for a zero or non-finite squared length, else q x (1 / |q|).
-inline Quat normalize(__m128 q) {
+inline __m128 normalize_lanes(__m128 q) {
   const float n2 = dot(q, q);
-  if (!(n2 > 0.f && n2 < INFINITY)) return Quat::identity();
+  if (!(n2 > 0.f && n2 < INFINITY)) return _mm_setr_ps(0.f, 0.f, 0.f, 1.f);
   const float inv = 1.f / std::sqrt(n2);
-  return to_quat(_mm_mul_ps(q, _mm_set1_ps(inv)));
+  return _mm_mul_ps(q, _mm_set1_ps(inv));
 }
+inline Quat normalize(__m128 q) { return to_quat(normalize_lanes(q)); }
 // core nlerp.
-inline Quat nlerp(__m128 a, __m128 b, float t) {
+inline __m128 nlerp_lanes(__m128 a, __m128 b, float t) {
   const float s = dot(a, b) < 0.f ? -t : t;
-  return normalize(mix(a, 1.f - t, b, s));
+  return normalize_lanes(mix(a, 1.f - t, b, s));
 }
+inline Quat nlerp(__m128 a, __m128 b, float t) { return to_quat(nlerp_lanes(a, b, t)); }
 inline Quat nlerp(const Quat& a, const Quat& b, float t) { return nlerp(load(a), load(b), t); }
+// q stored with its tag cleared (pose.h tagged(q, false): the lowest bit of the y word), one
+// AND on the register instead of the y word taken out and put back.
+inline void store_untagged(Quat& q, __m128 v) {
+  _mm_storeu_ps(&q.x, _mm_and_ps(v, _mm_castsi128_ps(_mm_setr_epi32(-1, ~1, -1, -1))));
+}
 #else
 inline Quat nlerp(const Quat& a, const Quat& b, float t) { return animkit::nlerp(a, b, t); }
 #endif

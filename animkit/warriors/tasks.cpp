@@ -226,8 +226,17 @@ void GaitTask::set_blend_value(float v) {
 
 // When the pair changes, the clip that comes in starts at the same normalised time as the one
 // it joins (the leader's).
+void GaitTask::sync_follower() const {
+  if (!follower_stale_) return;
+  follower_stale_ = false;
+  const AnimCursor& lead = leader();
+  AnimCursor& follow = upper_leads_ ? lower_ : upper_;
+  follow.set_time(clock_rescale(lead.time(), lead.duration(), follow.duration()));
+}
+
 void GaitTask::enter_pair(int pair) {
   if (pair == pair_) return;
+  sync_follower();  // the cursor that is kept (copied) is the follower as the rule has it
   const AnimCursor lead = leader();
   const auto join = [&lead](AnimCursor& c, const PlayClip* clip) {
     c.init(clip, 0);
@@ -260,22 +269,25 @@ AdvanceResult GaitTask::advance(float dt) {
   enter_pair(pair_of(value_));
   const float frac = value_ - static_cast<float>(pair_);
   const float old_frac = old_value - static_cast<float>(old_pair);
+  bool upper_leads = upper_leads_;
   if (frac < 0.01f) {
-    upper_leads_ = false;  // the lower clip leads (and plays alone)
+    upper_leads = false;  // the lower clip leads (and plays alone)
   } else if (frac >= 0.995f) {
-    upper_leads_ = true;
+    upper_leads = true;
   } else {
-    upper_leads_ = value_ > target_ || old_frac > 0.875f;
+    upper_leads = value_ > target_ || old_frac > 0.875f;
   }
+  if (upper_leads != upper_leads_) sync_follower();  // the follower about to lead, up to date
+  upper_leads_ = upper_leads;
   update_mutes();
   AnimCursor& lead = upper_leads_ ? upper_ : lower_;
-  AnimCursor& follow = upper_leads_ ? lower_ : upper_;
   if (loop_advance(lead, clock_step_size(dt, rate_), instance_->sink_for(this)) &&
       !wrap_callback.empty()) {
     instance_->note_callback(*this, wrap_callback, true);
   }
-  // The other cursor is set to the same normalised time: the feet stay in step.
-  follow.set_time(clock_rescale(lead.time(), lead.duration(), follow.duration()));
+  // The other cursor is set to the same normalised time (the feet stay in step) when it is read
+  // (sync_follower).
+  follower_stale_ = true;
   return AdvanceResult::kContinue;
 }
 
@@ -284,6 +296,8 @@ void GaitTask::sample(PoseStack& poses) {
   if (!p) return;
   const float frac = value_ - static_cast<float>(pair_);
   const SampleContext& ctx = instance_->sample_context;
+  // The follower is read unless the one clip sampled is the leader.
+  if (!(frac < 0.01f && !upper_leads_) && !(frac > 0.995f && upper_leads_)) sync_follower();
   if (frac < 0.01f) {
     poses.mask() = lower_.sample_over(rate_, ctx, *p, poses.mask());
   } else if (frac > 0.995f) {

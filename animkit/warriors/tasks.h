@@ -214,8 +214,14 @@ class GaitTask : public AnimTask {
   float target() const { return target_; }
   int pair() const { return pair_; }
   bool upper_leads() const { return upper_leads_; }
-  const AnimCursor& lower() const { return lower_; }
-  const AnimCursor& upper() const { return upper_; }
+  const AnimCursor& lower() const {
+    sync_follower();
+    return lower_;
+  }
+  const AnimCursor& upper() const {
+    sync_follower();
+    return upper_;
+  }
   // floor(v) with the steps 0.995, 1.995, 2.995.
   static int pair_of(float v);
 
@@ -223,11 +229,19 @@ class GaitTask : public AnimTask {
   const AnimCursor& leader() const { return upper_leads_ ? upper_ : lower_; }
   void enter_pair(int pair);
   void update_mutes();
+  // The follower is set to the leader's normalised time after every advance (warriors.txt,
+  // "Gait blend"); that state (time, frame, keys, the events taken as fired) is a function of the
+  // leader's time alone, and the leader changes only in advance(), so it is set when something
+  // reads the follower (a sampling that needs it, a change of pair or of leader, lower() and
+  // upper()) instead of on every update: the same cursor, without the work while the gait plays
+  // one clip.
+  void sync_follower() const;
   std::array<const PlayClip*, 5> clips_;
-  AnimCursor lower_, upper_;
+  mutable AnimCursor lower_, upper_;  // mutable: sync_follower() from the const readers
   int pair_ = 0;
   float value_ = 0, target_ = 0, speed_;
   bool upper_leads_ = false;
+  mutable bool follower_stale_ = false;
 };
 
 // Type 10: two clips mixed by a weight (the upper's share); type 13: an eight-direction blend

@@ -252,27 +252,73 @@ struct MachineReference {
   }
 };
 
-void BM_CrowdInOneRun(benchmark::State& state) {
+// The crowd of BM_Crowd never ends its fade: it stays at [gait, idle, fade] with the fade's
+// weight at exactly 1.0 and the gait's value at its target. A crowd as a game plays it instead
+// changes: every character, each at its own phase, changes animation every 3 s (90 updates)
+// with a 0.3 s fade that ends, between a gait blend and an idle loop, and halfway through a gait
+// its target moves to the other end (a blend of ~9 updates). The changes (a task made and a
+// change() call, once per character every 90 updates) run between the timed updates; the fades'
+// ends and the tasks' releases run inside them.
+std::unique_ptr<GaitTask> changing_gait(CharacterInstance* inst, float value) {
+  const Clips& c = clips();
+  auto gait = std::make_unique<GaitTask>(
+      inst, std::array<const PlayClip*, 5>{&c.walk, &c.jog, &c.run, &c.run, &c.run}, value, 1.0f);
+  gait->set_flags(kLocomotionFlags | kTaskContinuous);
+  return gait;
+}
+std::unique_ptr<CharacterInstance> changing_member(int i) {
+  auto c = std::make_unique<CharacterInstance>();
+  c->keep_local_pose = false;
+  c->insert_bottom(changing_gait(c.get(), static_cast<float>(i % 4)));
+  return c;
+}
+// The changes before update k.
+void change_crowd(Crowd& crowd, long k) {
+  for (int i = 0; i < crowd.size(); ++i) {
+    CharacterInstance& ch = crowd[i];
+    const long phase = (k + 7L * i) % 90;
+    if (phase == 0) {
+      if (ch.top() && ch.top()->type() == 12) {
+        ch.change(std::make_unique<ClipTask>(1, &ch, &clips().idle, 0.75f), 0.3f);
+      } else {
+        ch.change(changing_gait(&ch, static_cast<float>(i % 4)), 0.3f);
+      }
+    } else if (phase == 45) {
+      if (AnimTask* g = ch.find_top(12)) g->set_blend_target(g->blend_value() < 1.5f ? 3.0f : 0.0f);
+    }
+  }
+}
+
+void crowd_in_one_run(benchmark::State& state, bool changing) {
   const int n = static_cast<int>(state.range(0));
   Crowd one(1), two(2);
   for (int i = 0; i < n; ++i) {
-    one.add(crowd_member(i));
-    two.add(crowd_member(i));
+    one.add(changing ? changing_member(i) : crowd_member(i));
+    two.add(changing ? changing_member(i) : crowd_member(i));
   }
-  one.update(kDt);  // the workspaces made, the pages touched
-  two.update(kDt);
+  long k = 0;
+  // The workspaces made, the pages touched (the changing crowd through a whole 90-update cycle,
+  // so every character has faded once).
+  for (const int warm = changing ? 90 : 1; k < warm; ++k) {
+    for (Crowd* c : {&one, &two}) {
+      if (changing) change_crowd(*c, k);
+      c->update(kDt);
+    }
+  }
   MachineReference ref;
   double wall[2] = {0, 0}, cpu[2] = {0, 0};
   Crowd* crowds[2] = {&one, &two};
   for (auto _ : state) {
     ref.measure();
     for (int c = 0; c < 2; ++c) {
+      if (changing) change_crowd(*crowds[c], k);  // not timed: the game's decisions
       const double cpu0 = process_cpu_seconds();
       const auto t0 = std::chrono::steady_clock::now();
       crowds[c]->update(kDt);
       wall[c] += seconds_since(t0);
       cpu[c] += process_cpu_seconds() - cpu0;
     }
+    ++k;
   }
   benchmark::DoNotOptimize(ref.sink);
   const double it = static_cast<double>(state.iterations());
@@ -296,10 +342,16 @@ void BM_CrowdInOneRun(benchmark::State& state) {
       2.0 * static_cast<double>(ref.buffer.size() * sizeof(uint64_t)) * it / ref.memory * 1e-9;
   state.counters["chars_per_16.7ms_per_GBps_2t"] = n * (1.0 / 60.0) * it / wall[1] / mem_gbps;
 }
+
+// range(1) = 1: the changing crowd (its name has /changing:1, so a filter on
+// CrowdInOneRun/characters:N runs both crowds, each beside its own reference).
+void BM_CrowdInOneRun(benchmark::State& state) { crowd_in_one_run(state, state.range(1) != 0); }
 BENCHMARK(BM_CrowdInOneRun)
-    ->ArgName("characters")
-    ->Arg(4096)
-    ->Arg(20000)
+    ->ArgNames({"characters", "changing"})
+    ->Args({4096, 0})
+    ->Args({4096, 1})
+    ->Args({20000, 0})
+    ->Args({20000, 1})
     ->UseRealTime()
     ->MinTime(2.0)
     ->Unit(benchmark::kMillisecond);

@@ -132,6 +132,36 @@ TEST(WarriorsClock, TowardZeroWithoutModeSwitchIsExact) {
   }
 }
 
+// clock_frame without the two toward-zero operations (clock.cpp, below 2^23 frames) against
+// them through the mode switch: at every frame boundary n - 0.5 of the first 200,000 frames
+// (the float times around it), far beyond 2^23 frames, below zero, and at random bits.
+TEST(WarriorsClock, FrameShortcutIsTheTwoOperations) {
+  ASSERT_EQ(std::fegetround(), FE_TONEAREST);
+  const auto by_fenv = [](float t) {
+    const float r = toward_zero::add_fenv(toward_zero::mul_fenv(t, 30.0f), 0.5f);
+    if (!(r >= 0.0f)) return 0u;
+    if (r >= 4294967040.0f) return 0xFFFFFFFFu;
+    return static_cast<uint32_t>(r);
+  };
+  const auto check = [&](float t) { ASSERT_EQ(clock_frame(t), by_fenv(t)) << t; };
+  for (float t : {0.0f, -0.0f, -1.0f, -1e-30f, -0.5f / 30, 0.5f / 30, FLT_TRUE_MIN, FLT_MAX,
+                  -FLT_MAX, INFINITY, -INFINITY, NAN, 8388608.0f / 30, 1e9f}) {
+    check(t);
+    check(std::nextafter(t, INFINITY));
+    check(std::nextafter(t, -INFINITY));
+  }
+  for (int n = -3; n < 200000; n += n < 2000 ? 1 : 7) {
+    float t = static_cast<float>((n - 0.5) / 30.0);
+    for (int i = 0; i < 3; ++i) t = std::nextafter(t, -INFINITY);
+    for (int i = 0; i < 7; ++i, t = std::nextafter(t, INFINITY)) check(t);
+  }
+  for (float t = 8388608.0f / 30 * 0.999f; t < 8388608.0f / 30 * 1.001f; t = std::nextafter(t, INFINITY)) {
+    check(t);
+  }
+  std::mt19937 rng(25);
+  for (int i = 0; i < 50000; ++i) check(std::bit_cast<float>(static_cast<uint32_t>(rng())));
+}
+
 // In another rounding mode the clock switches the mode itself (and restores the caller's).
 TEST(WarriorsClock, TowardZeroInAnotherModeSwitches) {
   ASSERT_EQ(std::fesetround(FE_UPWARD), 0);

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cstring>
 #include <filesystem>
 #include <limits>
@@ -479,6 +480,64 @@ TEST(WarriorsSpeed, MaskedBlendsAndBoneGroupsGiveTheScalarRuleOnRandomStacks) {
     ASSERT_TRUE(same_bits(bones, expect)) << "round " << round;
   }
   EXPECT_GT(blends, 1000);
+}
+
+// The gait's follower is set to the leader's normalised time when it is read (GaitTask::
+// sync_follower), not after every advance. Two gaits driven alike, one read after every update
+// (lower() / upper(): the follower set as the rule says, right after the advance) and one never
+// read, give the same pose, bone transforms, events and cursors at every update, through random
+// targets and values (pair changes, leader changes, pair blends) on clips with events; and the
+// follower read is at the leader's normalised time (its time and frame by the clock's rule).
+TEST(WarriorsSpeed, GaitFollowerSetWhenReadIsTheRule) {
+  const std::array<PlayClip, 3> clips = {
+      make_play_clip(synthetic_gait_clip("walk", 36, 0.35f, 1.5f), 4),
+      make_play_clip(synthetic_gait_clip("jog", 25, 0.6f, 3.5f), 5),
+      make_play_clip(synthetic_gait_clip("run", 20, 0.85f, 6.0f), 6)};
+  const auto make = [&](CharacterInstance& c) {
+    auto g = std::make_unique<GaitTask>(
+        &c, std::array<const PlayClip*, 5>{&clips[0], &clips[1], &clips[2], &clips[1], &clips[0]},
+        0.0f, 0.9f);
+    g->set_flags(kTaskContinuous);
+    GaitTask* gait = g.get();
+    c.insert_bottom(std::move(g));
+    return gait;
+  };
+  CharacterInstance read, unread;
+  GaitTask* a = make(read);
+  GaitTask* b = make(unread);
+  std::mt19937 rng(2504);
+  std::uniform_real_distribution<float> value(-0.5f, 4.5f);
+  for (int k = 0; k < 3000; ++k) {
+    const unsigned act = rng() % 40;
+    const float v = value(rng);
+    for (GaitTask* g : {a, b}) {
+      if (act == 0) g->set_blend_target(v);
+      if (act == 1) g->set_blend_value(v);
+    }
+    for (CharacterInstance* c : {&read, &unread}) {
+      c->begin_update();
+      c->advance(kDt);
+      c->flush_deferred();
+      c->sample();
+      c->apply_root_motion(kDt);
+    }
+    const AnimCursor& lead = a->upper_leads() ? a->upper() : a->lower();
+    const AnimCursor& follow = a->upper_leads() ? a->lower() : a->upper();
+    const float t = clock_rescale(lead.time(), lead.duration(), follow.duration());
+    ASSERT_EQ(std::bit_cast<uint32_t>(follow.time()), std::bit_cast<uint32_t>(t)) << k;
+    ASSERT_EQ(follow.frame(), std::min(clock_frame(t), follow.clip()->frame_count - 1)) << k;
+    expect_same(frame_of(read), frame_of(unread), "update " + std::to_string(k));
+    if (::testing::Test::HasFailure()) return;
+    ASSERT_EQ(read.events().size(), unread.events().size()) << k;
+    for (size_t i = 0; i < read.events().size(); ++i) {
+      ASSERT_EQ(read.events()[i].event, unread.events()[i].event) << k;
+    }
+  }
+  for (const auto& [x, y] : {std::pair{&a->lower(), &b->lower()}, std::pair{&a->upper(), &b->upper()}}) {
+    EXPECT_EQ(x->clip(), y->clip());
+    EXPECT_EQ(std::bit_cast<uint32_t>(x->time()), std::bit_cast<uint32_t>(y->time()));
+    EXPECT_EQ(x->frame(), y->frame());
+  }
 }
 
 }  // namespace

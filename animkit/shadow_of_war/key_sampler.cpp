@@ -195,10 +195,12 @@ template <bool kFull>
 
 // Joints [0, joints): the clip's sampled, the rest pose past them. Per chunk of joints, each
 // joint's translation and scale, and its rotation's inputs gathered into a lane; then the lanes
-// interpolated together (the key pair found last is carried from channel to channel: only a
-// hint, so the order changes no value). The usual joint (no translation or scale keys, an nlerp
-// rotation whose times hold the pair of the joint before) takes the short path inline, on a
-// copy of the pair that no other function sees (so the compiler keeps it in registers).
+// interpolated together. The key pair found last is carried from channel to channel, one for
+// the rotations and one for the translations and scales (only a hint: any order, any pair gives
+// the same values), so a clip whose rotations share their times and whose root alone moves
+// locates each kind once. The usual joint (no translation or scale keys, an nlerp rotation whose
+// times hold the pair of the joint before) takes the short path inline, on a copy of the pair
+// that no other function sees (so the compiler keeps it in registers).
 template <SampleStore kStore, class Sink>
 void sample_all(const Clip& clip, float time, KeyCursor& cursor, std::span<const Transform> rest,
                 size_t joints, const Sink& sink) {
@@ -208,7 +210,7 @@ void sample_all(const Clip& clip, float time, KeyCursor& cursor, std::span<const
   Lanes lanes;
   Pair p;  // what the out-of-line paths update
   p.k = cursor.key;
-  Pair hot = p;
+  Pair hot = p, vectors = p;
   const JointTracks* tracks = clip.joints.data();
   const Transform* rest_pose = rest.data();
   const size_t keyed = std::min(clip.joints.size(), joints);
@@ -225,9 +227,7 @@ void sample_all(const Clip& clip, float time, KeyCursor& cursor, std::span<const
       if (jt.translation.times.empty() && jt.scale.times.empty()) {
         other_rest |= rest_vectors<kFull>(r, joint, lanes.scale + 4 * i);
       } else {
-        p = hot;
-        other |= keyed_vectors<kFull>(jt, r, time, p, joint, lanes.scale + 4 * i);
-        hot = p;
+        other |= keyed_vectors<kFull>(jt, r, time, vectors, joint, lanes.scale + 4 * i);
       }
       const Track<Quat>& q = jt.rotation;
       // find() would keep the pair, and SamplingJob would nlerp between its keys.

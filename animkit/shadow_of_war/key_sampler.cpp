@@ -87,7 +87,6 @@ inline Vec3 plus_zero(Vec3 v) { return {0.f + v.x, 0.f + v.y, 0.f + v.z}; }
 struct Lanes {
   alignas(64) float a[4 * kRotationChunk];
   alignas(64) float b[4 * kRotationChunk];
-  alignas(64) float out[4 * kRotationChunk];
   alignas(64) float s[kRotationChunk];
   alignas(64) float held[kRotationChunk];
   alignas(64) float scale[4 * kRotationChunk];  // per joint: a spare float, then x, y, z
@@ -251,9 +250,9 @@ void sample_all(const Clip& clip, float time, KeyCursor& cursor, std::span<const
     }
     const size_t padded = (m + kRotationLanePad - 1) / kRotationLanePad * kRotationLanePad;
     for (size_t i = m; i < padded; ++i) lanes.hold(i, Quat::identity());
-    rotation_lanes(lanes.a, lanes.b, lanes.s, lanes.held, m, kFull, lanes.out);
-    for (size_t i = 0; i < m; ++i)
-      std::memcpy(out + (base + i) * kStride + 12, lanes.out + 4 * i, sizeof(Quat));
+    static_assert(kStride % sizeof(float) == 0);
+    rotation_lanes(lanes.a, lanes.b, lanes.s, lanes.held, m, kFull,
+                   reinterpret_cast<float*>(out + base * kStride + 12), kStride / sizeof(float));
     other |= other_rest[1] | other_rest[2] | other_rest[3];
     sink.scales(base, lanes.scale, m, other);
   }

@@ -165,12 +165,20 @@ TEST(RotationLanes, BitIdenticalToScalarNlerp) {
     }
     for (bool full : {false, true}) {
       rotation_lanes(&a[0].x, &b[0].x, s.data(), held.data(), count, full, &got[0].x);
+      // The same into a pose's rotations in place: 7 floats per joint, the 3 between untouched
+      // and nothing written past `count` joints.
+      std::vector<float> strided(7 * padded, 42.f);
+      rotation_lanes(&a[0].x, &b[0].x, s.data(), held.data(), count, full, strided.data() + 3, 7);
       for (size_t i = 0; i < count; ++i) {
         Quat want = held[i] != 0.f ? a[i] : nlerp(a[i], b[i], s[i]);
         if (full) want = normalize({0.f + want.x, 0.f + want.y, 0.f + want.z, 0.f + want.w});
         ASSERT_EQ(std::memcmp(&want, &got[i], sizeof(Quat)), 0)
             << "round " << round << " lane " << i << (full ? " full layer" : " raw");
+        ASSERT_EQ(std::memcmp(&want, &strided[7 * i + 3], sizeof(Quat)), 0)
+            << "round " << round << " lane " << i << " strided";
       }
+      for (size_t f = 0; f < strided.size(); ++f)
+        if (f % 7 < 3 || f >= 7 * count) ASSERT_EQ(strided[f], 42.f) << "float " << f;
     }
   }
 }

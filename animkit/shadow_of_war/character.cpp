@@ -281,6 +281,9 @@ std::vector<std::string> Character::playing_clip_hints() const {
 
 void Crowd::frame(float dt) {
   const OperationTable& table = *operations;
+  // Clips change between frames, not during one: the jobs' clip layouts hold for this frame.
+  ++frame_;
+  for (PoseJob& j : jobs_) j.frame = frame_;
   // Two pointers: within std::function's inline buffer, so no allocation per frame.
   const AnimJobThreadSystem::Job job = [this, &table](size_t i, size_t thread) {
     characters_[i]->model().evaluate(jobs_[thread], table);

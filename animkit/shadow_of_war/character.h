@@ -169,6 +169,7 @@ class Crowd {
  private:
   AnimJobThreadSystem pool_;
   std::vector<PoseJob> jobs_;  // one per thread: [0] the main thread, [k] worker k
+  uint64_t frame_ = 0;         // frames run (the pose jobs' PoseJob::frame)
   std::vector<std::unique_ptr<Character>> characters_;
 };
 

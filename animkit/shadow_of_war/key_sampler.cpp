@@ -202,7 +202,7 @@ template <bool kFull>
 // that no other function sees (so the compiler keeps it in registers).
 template <SampleStore kStore, class Sink>
 void sample_all(const Clip& clip, float time, KeyCursor& cursor, std::span<const Transform> rest,
-                size_t joints, const Sink& sink) {
+                size_t joints, const Sink& sink, const ClipLayout* layout) {
   constexpr bool kFull = kStore == SampleStore::kFullLayer;
   constexpr size_t kStride = Sink::kStride;
   char* const out = sink.out;
@@ -210,6 +210,19 @@ void sample_all(const Clip& clip, float time, KeyCursor& cursor, std::span<const
   Pair p;  // what the out-of-line paths update
   p.k = cursor.key;
   Pair hot = p, vectors = p;
+  // The plain joints' pair (ClipLayout): one search of their shared times, and per joint either
+  // the nlerp between keys k and k + 1 or the hold of key k.
+  uint64_t plain = 0;
+  uint32_t plain_k = 0, plain_next = 0;
+  float plain_s = 0, plain_held = 1;
+  if (layout && layout->plain) {
+    Pair shared = p;
+    locate(*layout->times, time, p.k, shared);
+    plain = layout->plain;
+    plain_k = shared.k;
+    if (shared.lerp_keys != SIZE_MAX) plain_next = 1, plain_s = shared.s, plain_held = 0;
+    hot = shared;  // a hint for the other joints, and for the next sample
+  }
   const JointTracks* tracks = clip.joints.data();
   const Transform* rest_pose = rest.data();
   const size_t keyed = std::min(clip.joints.size(), joints);
@@ -223,6 +236,15 @@ void sample_all(const Clip& clip, float time, KeyCursor& cursor, std::span<const
       const Transform& r = rest_pose[j];
       const JointTracks& jt = tracks[j];
       char* const joint = out + j * kStride;
+      if (j < 64 && (plain >> j & 1)) {
+        other_rest |= rest_vectors<kFull>(r, joint, lanes.scale + 4 * i);
+        const Quat* v = jt.rotation.values.data() + plain_k;
+        std::memcpy(lanes.a + 4 * i, v, sizeof(Quat));
+        std::memcpy(lanes.b + 4 * i, v + plain_next, sizeof(Quat));
+        lanes.s[i] = plain_s;
+        lanes.held[i] = plain_held;
+        continue;
+      }
       if (jt.translation.times.empty() && jt.scale.times.empty()) {
         other_rest |= rest_vectors<kFull>(r, joint, lanes.scale + 4 * i);
       } else {
@@ -261,11 +283,12 @@ void sample_all(const Clip& clip, float time, KeyCursor& cursor, std::span<const
 
 template <class Sink>
 void sample_store(const Clip& clip, float time, KeyCursor& cursor, std::span<const Transform> rest,
-                  size_t joints, const Sink& sink, SampleStore store) {
+                  size_t joints, const Sink& sink, SampleStore store,
+                  const ClipLayout* layout = nullptr) {
   if (store == SampleStore::kRaw)
-    sample_all<SampleStore::kRaw>(clip, time, cursor, rest, joints, sink);
+    sample_all<SampleStore::kRaw>(clip, time, cursor, rest, joints, sink, layout);
   else
-    sample_all<SampleStore::kFullLayer>(clip, time, cursor, rest, joints, sink);
+    sample_all<SampleStore::kFullLayer>(clip, time, cursor, rest, joints, sink, layout);
 }
 
 }  // namespace
@@ -281,9 +304,38 @@ void sample_pose(const Clip& clip, float time, KeyCursor& cursor, std::span<cons
 }
 
 void sample_pose(const Clip& clip, float time, KeyCursor& cursor, std::span<const Transform> rest,
-                 OutputPose& out, SampleStore store) {
+                 OutputPose& out, SampleStore store, const ClipLayout* layout) {
   out.start(rest.size());
-  sample_store(clip, time, cursor, rest, rest.size(), OutputSink(out), store);
+  sample_store(clip, time, cursor, rest, rest.size(), OutputSink(out), store, layout);
+}
+
+const ClipLayout& ClipLayouts::find(const Clip& clip, uint64_t frame) {
+  for (const ClipLayout& l : slots_)
+    if (l.clip == &clip && l.frame == frame) return l;
+  ClipLayout& l = slots_[next_];
+  next_ = (next_ + 1) % slots_.size();
+  l = {&clip, frame, 0, nullptr};
+  const size_t n = std::min<size_t>(clip.joints.size(), 64);
+  for (size_t j = 0; j < n; ++j) {
+    const JointTracks& jt = clip.joints[j];
+    const Track<Quat>& q = jt.rotation;
+    if (!jt.translation.times.empty() || !jt.scale.times.empty() ||
+        q.interpolation != Interpolation::kNlerp || q.times.size() < 2 ||
+        q.values.size() != q.times.size())
+      continue;
+    if (!l.times) {
+      // Strictly ascending (as Clip::validate has it), so every search finds the one key in
+      // force whatever its hint; else no joint is plain.
+      for (size_t k = 1; k < q.times.size(); ++k)
+        if (!(q.times[k] > q.times[k - 1])) return l;
+      l.times = &q.times;
+    }
+    if (q.times.size() != l.times->size() ||
+        std::memcmp(q.times.data(), l.times->data(), q.times.size() * sizeof(float)) != 0)
+      continue;
+    l.plain |= uint64_t{1} << j;
+  }
+  return l;
 }
 
 }  // namespace animkit::shadow_of_war

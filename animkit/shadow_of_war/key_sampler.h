@@ -14,8 +14,10 @@
 // (rotation_lanes.h); the key search and the translations and scales stay scalar.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "animkit/core/clip.h"
 #include "animkit/shadow_of_war/output_pose.h"
@@ -26,6 +28,29 @@ namespace animkit::shadow_of_war {
 // Only a hint: any value gives the same pose.
 struct KeyCursor {
   uint32_t key = 0;
+};
+
+// What one thread read of a clip's layout during one crowd frame (issue 29, item 4): which of
+// its first 64 joints are "plain" (no translation or scale keys, an nlerp rotation of two keys or
+// more whose times hold the same floats, bit for bit, as every other plain joint's, and as many
+// values), and those times. The spec lets a clip change in memory between frames (a change plays
+// on the next frame), not while a frame's pose jobs run, so the layout is read again in every
+// frame and trusted only within it: a plain joint's key pair is then the one search of the shared
+// times (the search SamplingJob makes on each of them gives the same key and fraction).
+struct ClipLayout {
+  const Clip* clip = nullptr;
+  uint64_t frame = 0;  // the frame it was read in (0: none)
+  uint64_t plain = 0;  // bit j: joint j is plain
+  const std::vector<float>* times = nullptr;  // the plain joints' rotation times
+};
+// A few clips' layouts per thread, read at a clip's first sample of a frame (no allocation).
+class ClipLayouts {
+ public:
+  const ClipLayout& find(const Clip& clip, uint64_t frame);
+
+ private:
+  std::array<ClipLayout, 8> slots_{};
+  size_t next_ = 0;
 };
 
 // How a sampled joint is stored.
@@ -47,8 +72,9 @@ void sample_keys(const Clip& clip, float time, KeyCursor& cursor, std::span<cons
 void sample_pose(const Clip& clip, float time, KeyCursor& cursor, std::span<const Transform> rest,
                  std::span<Transform> out, SampleStore store);
 // The same straight into a character's output pose, for rest.size() joints (the pose job's
-// OUTPUT of a single live sample: no pose to copy).
+// OUTPUT of a single live sample: no pose to copy). `layout`, when given, is the clip's layout
+// read in the current frame (same floats, fewer tests per joint).
 void sample_pose(const Clip& clip, float time, KeyCursor& cursor, std::span<const Transform> rest,
-                 OutputPose& out, SampleStore store);
+                 OutputPose& out, SampleStore store, const ClipLayout* layout = nullptr);
 
 }  // namespace animkit::shadow_of_war

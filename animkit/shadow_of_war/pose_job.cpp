@@ -208,7 +208,8 @@ void PoseJob::run(const OperationTable& table) {
       if (e.clip && e.weight >= 1.f && e.weight_set.empty()) {
         if (!samplable(*this, e)) unsamplable(*this, e);
         sample_pose(*e.clip, e.time, *e.cursor, skeleton->rest, *packed,
-                    op.code == kOpSample ? SampleStore::kRaw : SampleStore::kFullLayer);
+                    op.code == kOpSample ? SampleStore::kRaw : SampleStore::kFullLayer,
+                    frame ? &layouts.find(*e.clip, frame) : nullptr);
         return;
       }
     }

@@ -231,20 +231,29 @@ void sample_all(const Clip& clip, float time, KeyCursor& cursor, std::span<const
     const size_t mk = keyed > base ? std::min(m, keyed - base) : 0;  // joints of the clip
     uint32_t other = 0;
     U4 other_rest{};
-    for (size_t i = 0; i < mk; ++i) {
-      const size_t j = base + i;
-      const Transform& r = rest_pose[j];
-      const JointTracks& jt = tracks[j];
-      char* const joint = out + j * kStride;
-      if (j < 64 && (plain >> j & 1)) {
-        other_rest |= rest_vectors<kFull>(r, joint, lanes.scale + 4 * i);
-        const Quat* v = jt.rotation.values.data() + plain_k;
+    // The plain joints of the chunk (ClipLayout covers joints [0, 64), the first chunk), in a
+    // loop of their own, then the others.
+    static_assert(kRotationChunk == 64);
+    const uint64_t chunk_plain =
+        base == 0 ? plain & (mk == 64 ? ~uint64_t{0} : (uint64_t{1} << mk) - 1) : 0;
+    if (chunk_plain) {
+      for (size_t i = 0; i < mk; ++i) {
+        if (!(chunk_plain >> i & 1)) continue;
+        other_rest |= rest_vectors<kFull>(rest_pose[i], out + i * kStride, lanes.scale + 4 * i);
+        const Quat* v = tracks[i].rotation.values.data() + plain_k;
         std::memcpy(lanes.a + 4 * i, v, sizeof(Quat));
         std::memcpy(lanes.b + 4 * i, v + plain_next, sizeof(Quat));
         lanes.s[i] = plain_s;
         lanes.held[i] = plain_held;
-        continue;
       }
+    }
+    const uint64_t others = ~chunk_plain & (mk == 64 ? ~uint64_t{0} : (uint64_t{1} << mk) - 1);
+    for (uint64_t bits = others; bits; bits &= bits - 1) {
+      const size_t i = static_cast<size_t>(std::countr_zero(bits));
+      const size_t j = base + i;
+      const Transform& r = rest_pose[j];
+      const JointTracks& jt = tracks[j];
+      char* const joint = out + j * kStride;
       if (jt.translation.times.empty() && jt.scale.times.empty()) {
         other_rest |= rest_vectors<kFull>(r, joint, lanes.scale + 4 * i);
       } else {

@@ -308,8 +308,8 @@ void sample_keys(const Clip& clip, float time, KeyCursor& cursor, std::span<cons
 }
 
 void sample_pose(const Clip& clip, float time, KeyCursor& cursor, std::span<const Transform> rest,
-                 std::span<Transform> out, SampleStore store) {
-  sample_store(clip, time, cursor, rest, out.size(), TransformSink(out), store);
+                 std::span<Transform> out, SampleStore store, const ClipLayout* layout) {
+  sample_store(clip, time, cursor, rest, out.size(), TransformSink(out), store, layout);
 }
 
 void sample_pose(const Clip& clip, float time, KeyCursor& cursor, std::span<const Transform> rest,

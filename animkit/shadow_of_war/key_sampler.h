@@ -70,7 +70,7 @@ void sample_keys(const Clip& clip, float time, KeyCursor& cursor, std::span<cons
 // same way (kFullLayer: as blend_layer leaves the rest pose). Every joint of `out` is written;
 // requires rest.size() >= out.size() >= the clip's joint count.
 void sample_pose(const Clip& clip, float time, KeyCursor& cursor, std::span<const Transform> rest,
-                 std::span<Transform> out, SampleStore store);
+                 std::span<Transform> out, SampleStore store, const ClipLayout* layout = nullptr);
 // The same straight into a character's output pose, for rest.size() joints (the pose job's
 // OUTPUT of a single live sample: no pose to copy). `layout`, when given, is the clip's layout
 // read in the current frame (same floats, fewer tests per joint).

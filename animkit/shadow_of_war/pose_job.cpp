@@ -55,7 +55,8 @@ void sample_entry(PoseJob& job, const BlendEntry& e, std::span<Transform> out,
   const std::vector<Transform>& rest = skeleton_of(job).rest;
   if (e.clip) {
     if (!samplable(job, e)) unsamplable(job, e);
-    sample_pose(*e.clip, e.time, *e.cursor, rest, out, store);
+    sample_pose(*e.clip, e.time, *e.cursor, rest, out, store,
+                job.frame ? &job.layouts.find(*e.clip, job.frame) : nullptr);
   } else if (store == SampleStore::kRaw) {
     std::copy(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(out.size()), out.begin());
   } else {

@@ -4,12 +4,14 @@
 // A crowd is memory-bound (about 20,000 characters stream their own state through a shared L3
 // every frame), and SamplingJob's cursor cached, per channel, the key pair in force (key, t0, t1,
 // 1 / (t1 - t0)): about 560 bytes per locomotion tracker. Here the key pair is read from the
-// clip's own key times (shared by every character: in cache), and channels are walked in
-// joint / T, R, S order carrying the pair found last: a channel whose times hold the same two
-// floats (same bits) at the same index has the same key in force and the same fraction, so
-// neither the search nor the division is repeated. A clip whose tracks share their key times
-// (a resampled clip: every track keyed at the clip's rate) searches once per sample; any other
-// clip searches from the previous channel's key (a hint: any value gives the same key).
+// clip's own key times (shared by every character: in cache), and channels are walked joint by
+// joint carrying the pair found last (one for rotations, one for translations and scales): a
+// channel whose times hold the same two floats (same bits) at the same index has the same key
+// in force and the same fraction, so neither the search nor the division is repeated. A clip
+// whose tracks share their key times (a resampled clip: every track keyed at the clip's rate)
+// searches once per sample; any other clip searches from the previous channel's key (a hint:
+// any value gives the same key). In a crowd frame the pose jobs also pass the clip's layout as
+// read in that frame (ClipLayout below): its plain joints skip the per-channel tests.
 // The rotations' interpolation and normalisation run on SIMD lanes, one joint per lane
 // (rotation_lanes.h); the key search and the translations and scales stay scalar.
 #pragma once

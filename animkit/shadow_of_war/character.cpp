@@ -107,6 +107,19 @@ size_t Character::frame_bytes() const {
   return hot + values_.size() * sizeof(float) + graph_tracks_.size() * sizeof(GraphTrack);
 }
 
+void Character::prefetch_hot() const {
+  const auto* self = reinterpret_cast<const char*>(this);
+  prefetch_bytes(self, static_cast<size_t>(reinterpret_cast<const char*>(&model_name) - self));
+}
+
+void Character::prefetch_update_arrays() const {
+  prefetch_bytes(values_.data(), values_.size() * sizeof(float));
+  prefetch_bytes(graph_tracks_.data(), graph_tracks_.size() * sizeof(GraphTrack), true);
+  prefetch_bytes(model_.trackers.data(), model_.trackers.size() * sizeof(Tracker), true);
+  prefetch_bytes(model_.blend_entries.data(), model_.blend_entries.size() * sizeof(BlendEntry),
+                 true);
+}
+
 std::vector<std::string> Character::take_errors() { return std::exchange(errors_, {}); }
 
 void Character::set_value(std::string_view n, float v) { values_[graph_->value_index(n)] = v; }
@@ -268,6 +281,9 @@ std::vector<std::string> Character::playing_clip_hints() const {
 
 void Crowd::frame(float dt) {
   const OperationTable& table = *operations;
+  // Clips change between frames, not during one: the jobs' clip layouts hold for this frame.
+  ++frame_;
+  for (PoseJob& j : jobs_) j.frame = frame_;
   // Two pointers: within std::function's inline buffer, so no allocation per frame.
   const AnimJobThreadSystem::Job job = [this, &table](size_t i, size_t thread) {
     characters_[i]->model().evaluate(jobs_[thread], table);
@@ -283,7 +299,12 @@ void Crowd::frame(float dt) {
   // on the thread system), so a worker can evaluate a character while the next ones update.
   pool_.begin(characters_.size(), job, &ahead);
   try {
-    for (size_t i = 0; i < characters_.size(); ++i) {
+    // Ahead of update i: the object of i + 8 and the arrays of i + 4 (their addresses are in the
+    // object asked for four updates before), so the misses overlap the updates between.
+    const size_t n = characters_.size();
+    for (size_t i = 0; i < n; ++i) {
+      if (i + 8 < n) characters_[i + 8]->prefetch_hot();
+      if (i + 4 < n) characters_[i + 4]->prefetch_update_arrays();
       characters_[i]->update(dt);
       pool_.queued(i + 1);
     }

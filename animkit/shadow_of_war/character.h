@@ -105,6 +105,10 @@ class Character {
   // declared before the cold ones (issue 29: a hot / cold split, so a crowd frame streams one
   // part of the object), the values and the graph's side of the trackers.
   size_t frame_bytes() const;
+  // Ask for what update() reads and writes ahead of it (Crowd::frame walks thousands of
+  // characters, each elsewhere in memory): the object's hot part, then the arrays it points to.
+  void prefetch_hot() const;
+  void prefetch_update_arrays() const;
 
  private:
   // The graph's side of a tracker: its state and the time the graph has run it (the tracker
@@ -165,6 +169,7 @@ class Crowd {
  private:
   AnimJobThreadSystem pool_;
   std::vector<PoseJob> jobs_;  // one per thread: [0] the main thread, [k] worker k
+  uint64_t frame_ = 0;         // frames run (the pose jobs' PoseJob::frame)
   std::vector<std::unique_ptr<Character>> characters_;
 };
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstddef>
+#include <cstdint>
 #include <cstring>
 
 #include "animkit/core/sampling_job.h"
@@ -18,8 +20,11 @@ namespace {
 struct Pair {
   uint32_t k = 0;
   bool interior = false;  // t0 <= time < t1 holds and the bits below are set
-  uint32_t t0_bits = 0, t1_bits = 0;
+  uint64_t bits = 0;      // t0's bits, then t1's: times[k], times[k + 1] as one 8-byte word
   float inv = 0, s = 0;
+  // The key count a channel needs for its times[k], times[k + 1] to be read: k + 2 when the pair
+  // is interior with inv != 0 (an nlerp between two keys), else more than any channel holds.
+  size_t lerp_keys = SIZE_MAX;
 };
 
 // SamplingJob's refresh() for a channel of two keys or more.
@@ -28,6 +33,7 @@ void locate(const std::vector<float>& times, float time, uint32_t hint, Pair& p)
   p.k = find_key(times, time, hint);
   p.interior = false;
   p.inv = 0;
+  p.lerp_keys = SIZE_MAX;
   if (!(time >= times[0])) {
     p.k = 0;
   } else if (p.k + 1 >= n) {
@@ -36,21 +42,26 @@ void locate(const std::vector<float>& times, float time, uint32_t hint, Pair& p)
     const float t0 = times[p.k], t1 = times[p.k + 1];
     p.inv = 1.f / (t1 - t0);
     p.s = (time - t0) * p.inv;
-    p.t0_bits = std::bit_cast<uint32_t>(t0);
-    p.t1_bits = std::bit_cast<uint32_t>(t1);
+    std::memcpy(&p.bits, &times[p.k], sizeof p.bits);
     p.interior = true;
+    if (p.inv != 0.f) p.lerp_keys = size_t{p.k} + 2;
   }
 }
 
 // The pair of the channel before holds for this one when its times hold the same two floats at
 // the same index: then times[k] <= time < times[k + 1], and (time > times[0], or k = 0) the
 // search would find k, so the slot would hold the same t0, t1, inv.
+// `keys` is the least key count the test may read at (k + 2, or more).
+inline bool same_pair(const std::vector<float>& times, float time, const Pair& p, size_t keys) {
+  uint64_t bits;
+  if (times.size() < keys) return false;
+  std::memcpy(&bits, times.data() + p.k, sizeof bits);
+  return bits == p.bits && (p.k == 0 || time > times[0]);
+}
+
 inline void find(const std::vector<float>& times, float time, Pair& p) {
-  const uint32_t k = p.k;
-  if (p.interior && k + 1 < times.size() && std::bit_cast<uint32_t>(times[k]) == p.t0_bits &&
-      std::bit_cast<uint32_t>(times[k + 1]) == p.t1_bits && (k == 0 || time > times[0]))
-    return;
-  locate(times, time, k, p);
+  if (p.interior && same_pair(times, time, p, size_t{p.k} + 2)) return;
+  locate(times, time, p.k, p);
 }
 
 // SamplingJob's sample() of a channel of two keys or more (its arithmetic, operation for
@@ -76,10 +87,9 @@ inline Vec3 plus_zero(Vec3 v) { return {0.f + v.x, 0.f + v.y, 0.f + v.z}; }
 struct Lanes {
   alignas(64) float a[4 * kRotationChunk];
   alignas(64) float b[4 * kRotationChunk];
-  alignas(64) float out[4 * kRotationChunk];
   alignas(64) float s[kRotationChunk];
   alignas(64) float held[kRotationChunk];
-  alignas(64) float scale[3 * kRotationChunk];
+  alignas(64) float scale[4 * kRotationChunk];  // per joint: a spare float, then x, y, z
   // Lane i returns q as is.
   void hold(size_t i, const Quat& q) {
     std::memcpy(a + 4 * i, &q, sizeof q);
@@ -99,8 +109,8 @@ struct Lanes {
 
 // Lane i: the key pair and fraction of SamplingJob's nlerp for this track, or the value it
 // returns as is (no key, one key, a hold, a step, another interpolation).
-inline void rotation_lane(const Track<Quat>& t, const Quat& rest, float time, Pair& p, Lanes& lanes,
-                          size_t i) {
+[[gnu::noinline]] void rotation_lane(const Track<Quat>& t, const Quat& rest, float time, Pair& p,
+                                     Lanes& lanes, size_t i) {
   const size_t n = t.times.size();
   if (n < 2) return lanes.hold(i, n ? t.values[0] : rest);
   find(t.times, time, p);
@@ -120,94 +130,221 @@ inline uint32_t not_one(const Vec3& v) {
          (std::bit_cast<uint32_t>(v.z) ^ kOne);
 }
 
-// Where the joints go: a Transform array, or a character's output pose.
+// Where the joints go: a Transform array, or a character's output pose; `stride` bytes from one
+// joint to the next, the translation at offset 0 and the rotation at 12 in both.
 struct TransformSink {
-  Transform* out;
-  void translation(size_t j, Vec3 v) const { out[j].translation = v; }
-  void rotation(size_t j, const float* q) const {
-    std::memcpy(static_cast<void*>(&out[j].rotation), q, sizeof(Quat));
-  }
+  static constexpr size_t kStride = sizeof(Transform);
+  char* out;
+  explicit TransformSink(std::span<Transform> o) : out(reinterpret_cast<char*>(o.data())) {}
   void scales(size_t first, const float* s, size_t m, uint32_t) const {
     for (size_t i = 0; i < m; ++i)
-      std::memcpy(static_cast<void*>(&out[first + i].scale), s + 3 * i, sizeof(Vec3));
+      std::memcpy(out + (first + i) * kStride + offsetof(Transform, scale), s + 4 * i + 1,
+                  sizeof(Vec3));
   }
 };
 struct OutputSink {
-  OutputPose* out;
-  void translation(size_t j, Vec3 v) const { out->set_translation(j, v); }
-  void rotation(size_t j, const float* q) const { out->set_rotation(j, q); }
+  static constexpr size_t kStride = sizeof(OutputPose::Joint);
+  char* out;
+  OutputPose* pose;
+  explicit OutputSink(OutputPose& o) : out(reinterpret_cast<char*>(o.joint_data())), pose(&o) {}
   void scales(size_t first, const float* s, size_t m, uint32_t other) const {
-    if (other) out->set_scales(first, s, m);
+    if (!other) return;
+    float xyz[3 * kRotationChunk];
+    for (size_t i = 0; i < m; ++i) std::memcpy(xyz + 3 * i, s + 4 * i + 1, sizeof(Vec3));
+    pose->set_scales(first, xyz, m);
   }
 };
+static_assert(offsetof(Transform, rotation) == 12 && offsetof(OutputPose::Joint, rotation) == 12);
 
-// Joints [0, joints): the clip's sampled, the rest pose past them. Per chunk of joints: the
-// translations, then each rotation's inputs gathered into a lane, the lanes interpolated
-// together, then the scales (the key pair found last is carried from channel to channel: only a
-// hint, so the order changes no value).
+// Four floats in one SSE register (GCC's vector extension: plain C++ elsewhere).
+using F4 = float __attribute__((vector_size(16)));
+using U4 = uint32_t __attribute__((vector_size(16)));
+
+// The rest pose's translation and scale, as SamplingJob (kRaw) or the full-weight layer (+ 0)
+// leaves an unkeyed channel, 16 bytes at a time: the translation with the rotation's x after it
+// (the rotation is written over it later), and the rotation's w before the scale. Returns the
+// scale's bits other than 1.0f's, lanes 1-3 (+ 0 turns no float into 1.0f and 1.0f into no
+// other, so the rest's bits are tested).
+template <bool kFull>
+inline U4 rest_vectors(const Transform& r, char* translation, float* scale) {
+  static_assert(offsetof(Transform, scale) == offsetof(Transform, rotation) + 16);
+  F4 t, s;
+  U4 bits;
+  std::memcpy(&t, &r.translation, sizeof t);
+  std::memcpy(&s, &r.rotation.w, sizeof s);
+  std::memcpy(&bits, &r.rotation.w, sizeof bits);
+  if (kFull) t += F4{}, s += F4{};
+  std::memcpy(translation, &t, sizeof t);
+  std::memcpy(scale, &s, sizeof s);
+  return (bits ^ U4{0, 0x3f800000u, 0x3f800000u, 0x3f800000u}) & U4{0, ~0u, ~0u, ~0u};
+}
+
+// A joint whose translation or scale track has keys (the crowd's root): both sampled as
+// SamplingJob does. Out of line: the crowd's other joints have none.
+template <bool kFull>
+[[gnu::noinline]] uint32_t keyed_vectors(const JointTracks& jt, const Transform& rest, float time,
+                                         Pair& p, char* translation, float* scale) {
+  Vec3 t = sample(jt.translation, rest.translation, time, p);
+  Vec3 s = sample(jt.scale, rest.scale, time, p);
+  if (kFull) t = plus_zero(t), s = plus_zero(s);
+  std::memcpy(translation, &t, sizeof t);
+  std::memcpy(scale + 1, &s, sizeof s);
+  return not_one(s);
+}
+
+// Joints [0, joints): the clip's sampled, the rest pose past them. Per chunk of joints, each
+// joint's translation and scale, and its rotation's inputs gathered into a lane; then the lanes
+// interpolated together. The key pair found last is carried from channel to channel, one for
+// the rotations and one for the translations and scales (only a hint: any order, any pair gives
+// the same values), so a clip whose rotations share their times and whose root alone moves
+// locates each kind once. The usual joint (no translation or scale keys, an nlerp rotation whose
+// times hold the pair of the joint before) takes the short path inline, on a copy of the pair
+// that no other function sees (so the compiler keeps it in registers).
 template <SampleStore kStore, class Sink>
 void sample_all(const Clip& clip, float time, KeyCursor& cursor, std::span<const Transform> rest,
-                size_t joints, const Sink& sink) {
+                size_t joints, const Sink& sink, const ClipLayout* layout) {
   constexpr bool kFull = kStore == SampleStore::kFullLayer;
+  constexpr size_t kStride = Sink::kStride;
+  char* const out = sink.out;
   Lanes lanes;
-  Pair p;
+  Pair p;  // what the out-of-line paths update
   p.k = cursor.key;
+  Pair hot = p, vectors = p;
+  // The plain joints' pair (ClipLayout): one search of their shared times, and per joint either
+  // the nlerp between keys k and k + 1 or the hold of key k.
+  uint64_t plain = 0;
+  uint32_t plain_k = 0, plain_next = 0;
+  float plain_s = 0, plain_held = 1;
+  if (layout && layout->plain) {
+    Pair shared = p;
+    locate(*layout->times, time, p.k, shared);
+    plain = layout->plain;
+    plain_k = shared.k;
+    if (shared.lerp_keys != SIZE_MAX) plain_next = 1, plain_s = shared.s, plain_held = 0;
+    hot = shared;  // a hint for the other joints, and for the next sample
+  }
   const JointTracks* tracks = clip.joints.data();
+  const Transform* rest_pose = rest.data();
   const size_t keyed = std::min(clip.joints.size(), joints);
   for (size_t base = 0; base < joints; base += kRotationChunk) {
     const size_t m = std::min(kRotationChunk, joints - base);
     const size_t mk = keyed > base ? std::min(m, keyed - base) : 0;  // joints of the clip
-    for (size_t i = 0; i < m; ++i) {
-      const size_t j = base + i;
-      const Vec3 t = i < mk ? sample(tracks[j].translation, rest[j].translation, time, p)
-                            : rest[j].translation;
-      sink.translation(j, kFull ? plus_zero(t) : t);
+    uint32_t other = 0;
+    U4 other_rest{};
+    // The plain joints of the chunk (ClipLayout covers joints [0, 64), the first chunk), in a
+    // loop of their own, then the others.
+    static_assert(kRotationChunk == 64);
+    const uint64_t chunk_plain =
+        base == 0 ? plain & (mk == 64 ? ~uint64_t{0} : (uint64_t{1} << mk) - 1) : 0;
+    if (chunk_plain) {
+      for (size_t i = 0; i < mk; ++i) {
+        if (!(chunk_plain >> i & 1)) continue;
+        other_rest |= rest_vectors<kFull>(rest_pose[i], out + i * kStride, lanes.scale + 4 * i);
+        const Quat* v = tracks[i].rotation.values.data() + plain_k;
+        std::memcpy(lanes.a + 4 * i, v, sizeof(Quat));
+        std::memcpy(lanes.b + 4 * i, v + plain_next, sizeof(Quat));
+        lanes.s[i] = plain_s;
+        lanes.held[i] = plain_held;
+      }
     }
-    for (size_t i = 0; i < mk; ++i)
-      rotation_lane(tracks[base + i].rotation, rest[base + i].rotation, time, p, lanes, i);
-    for (size_t i = mk; i < m; ++i) lanes.hold(i, rest[base + i].rotation);
+    const uint64_t others = ~chunk_plain & (mk == 64 ? ~uint64_t{0} : (uint64_t{1} << mk) - 1);
+    for (uint64_t bits = others; bits; bits &= bits - 1) {
+      const size_t i = static_cast<size_t>(std::countr_zero(bits));
+      const size_t j = base + i;
+      const Transform& r = rest_pose[j];
+      const JointTracks& jt = tracks[j];
+      char* const joint = out + j * kStride;
+      if (jt.translation.times.empty() && jt.scale.times.empty()) {
+        other_rest |= rest_vectors<kFull>(r, joint, lanes.scale + 4 * i);
+      } else {
+        other |= keyed_vectors<kFull>(jt, r, time, vectors, joint, lanes.scale + 4 * i);
+      }
+      const Track<Quat>& q = jt.rotation;
+      // find() would keep the pair, and SamplingJob would nlerp between its keys.
+      if (same_pair(q.times, time, hot, hot.lerp_keys) &&
+          q.interpolation == Interpolation::kNlerp) {
+        const Quat* v = q.values.data() + hot.k;
+        std::memcpy(lanes.a + 4 * i, v, sizeof(Quat));
+        std::memcpy(lanes.b + 4 * i, v + 1, sizeof(Quat));
+        lanes.s[i] = hot.s;
+        lanes.held[i] = 0;
+      } else {
+        p = hot;
+        rotation_lane(q, r.rotation, time, p, lanes, i);
+        hot = p;
+      }
+    }
+    for (size_t i = mk; i < m; ++i) {
+      const Transform& r = rest_pose[base + i];
+      other_rest |= rest_vectors<kFull>(r, out + (base + i) * kStride, lanes.scale + 4 * i);
+      lanes.hold(i, r.rotation);
+    }
     const size_t padded = (m + kRotationLanePad - 1) / kRotationLanePad * kRotationLanePad;
     for (size_t i = m; i < padded; ++i) lanes.hold(i, Quat::identity());
-    rotation_lanes(lanes.a, lanes.b, lanes.s, lanes.held, m, kFull, lanes.out);
-    for (size_t i = 0; i < m; ++i) sink.rotation(base + i, lanes.out + 4 * i);
-    uint32_t other = 0;
-    for (size_t i = 0; i < m; ++i) {
-      const size_t j = base + i;
-      const Vec3 v = i < mk ? sample(tracks[j].scale, rest[j].scale, time, p) : rest[j].scale;
-      const Vec3 x = kFull ? plus_zero(v) : v;
-      std::memcpy(lanes.scale + 3 * i, &x, sizeof x);
-      other |= not_one(x);
-    }
+    static_assert(kStride % sizeof(float) == 0);
+    rotation_lanes(lanes.a, lanes.b, lanes.s, lanes.held, m, kFull,
+                   reinterpret_cast<float*>(out + base * kStride + 12), kStride / sizeof(float));
+    other |= other_rest[1] | other_rest[2] | other_rest[3];
     sink.scales(base, lanes.scale, m, other);
   }
-  cursor.key = p.k;  // the last channel located: where the next sample starts looking
+  cursor.key = hot.k;  // the last channel located: where the next sample starts looking
 }
 
 template <class Sink>
 void sample_store(const Clip& clip, float time, KeyCursor& cursor, std::span<const Transform> rest,
-                  size_t joints, const Sink& sink, SampleStore store) {
+                  size_t joints, const Sink& sink, SampleStore store,
+                  const ClipLayout* layout = nullptr) {
   if (store == SampleStore::kRaw)
-    sample_all<SampleStore::kRaw>(clip, time, cursor, rest, joints, sink);
+    sample_all<SampleStore::kRaw>(clip, time, cursor, rest, joints, sink, layout);
   else
-    sample_all<SampleStore::kFullLayer>(clip, time, cursor, rest, joints, sink);
+    sample_all<SampleStore::kFullLayer>(clip, time, cursor, rest, joints, sink, layout);
 }
 
 }  // namespace
 
 void sample_keys(const Clip& clip, float time, KeyCursor& cursor, std::span<const Transform> rest,
                  std::span<Transform> out, SampleStore store) {
-  sample_store(clip, time, cursor, rest, clip.joints.size(), TransformSink{out.data()}, store);
+  sample_store(clip, time, cursor, rest, clip.joints.size(), TransformSink(out), store);
 }
 
 void sample_pose(const Clip& clip, float time, KeyCursor& cursor, std::span<const Transform> rest,
-                 std::span<Transform> out, SampleStore store) {
-  sample_store(clip, time, cursor, rest, out.size(), TransformSink{out.data()}, store);
+                 std::span<Transform> out, SampleStore store, const ClipLayout* layout) {
+  sample_store(clip, time, cursor, rest, out.size(), TransformSink(out), store, layout);
 }
 
 void sample_pose(const Clip& clip, float time, KeyCursor& cursor, std::span<const Transform> rest,
-                 OutputPose& out, SampleStore store) {
+                 OutputPose& out, SampleStore store, const ClipLayout* layout) {
   out.start(rest.size());
-  sample_store(clip, time, cursor, rest, rest.size(), OutputSink{&out}, store);
+  sample_store(clip, time, cursor, rest, rest.size(), OutputSink(out), store, layout);
+}
+
+const ClipLayout& ClipLayouts::find(const Clip& clip, uint64_t frame) {
+  for (const ClipLayout& l : slots_)
+    if (l.clip == &clip && l.frame == frame) return l;
+  ClipLayout& l = slots_[next_];
+  next_ = (next_ + 1) % slots_.size();
+  l = {&clip, frame, 0, nullptr};
+  const size_t n = std::min<size_t>(clip.joints.size(), 64);
+  for (size_t j = 0; j < n; ++j) {
+    const JointTracks& jt = clip.joints[j];
+    const Track<Quat>& q = jt.rotation;
+    if (!jt.translation.times.empty() || !jt.scale.times.empty() ||
+        q.interpolation != Interpolation::kNlerp || q.times.size() < 2 ||
+        q.values.size() != q.times.size())
+      continue;
+    if (!l.times) {
+      // Strictly ascending (as Clip::validate has it), so every search finds the one key in
+      // force whatever its hint; else no joint is plain.
+      for (size_t k = 1; k < q.times.size(); ++k)
+        if (!(q.times[k] > q.times[k - 1])) return l;
+      l.times = &q.times;
+    }
+    if (q.times.size() != l.times->size() ||
+        std::memcmp(q.times.data(), l.times->data(), q.times.size() * sizeof(float)) != 0)
+      continue;
+    l.plain |= uint64_t{1} << j;
+  }
+  return l;
 }
 
 }  // namespace animkit::shadow_of_war

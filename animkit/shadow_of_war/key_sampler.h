@@ -4,18 +4,22 @@
 // A crowd is memory-bound (about 20,000 characters stream their own state through a shared L3
 // every frame), and SamplingJob's cursor cached, per channel, the key pair in force (key, t0, t1,
 // 1 / (t1 - t0)): about 560 bytes per locomotion tracker. Here the key pair is read from the
-// clip's own key times (shared by every character: in cache), and channels are walked in
-// joint / T, R, S order carrying the pair found last: a channel whose times hold the same two
-// floats (same bits) at the same index has the same key in force and the same fraction, so
-// neither the search nor the division is repeated. A clip whose tracks share their key times
-// (a resampled clip: every track keyed at the clip's rate) searches once per sample; any other
-// clip searches from the previous channel's key (a hint: any value gives the same key).
+// clip's own key times (shared by every character: in cache), and channels are walked joint by
+// joint carrying the pair found last (one for rotations, one for translations and scales): a
+// channel whose times hold the same two floats (same bits) at the same index has the same key
+// in force and the same fraction, so neither the search nor the division is repeated. A clip
+// whose tracks share their key times (a resampled clip: every track keyed at the clip's rate)
+// searches once per sample; any other clip searches from the previous channel's key (a hint:
+// any value gives the same key). In a crowd frame the pose jobs also pass the clip's layout as
+// read in that frame (ClipLayout below): its plain joints skip the per-channel tests.
 // The rotations' interpolation and normalisation run on SIMD lanes, one joint per lane
 // (rotation_lanes.h); the key search and the translations and scales stay scalar.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "animkit/core/clip.h"
 #include "animkit/shadow_of_war/output_pose.h"
@@ -26,6 +30,29 @@ namespace animkit::shadow_of_war {
 // Only a hint: any value gives the same pose.
 struct KeyCursor {
   uint32_t key = 0;
+};
+
+// What one thread read of a clip's layout during one crowd frame (issue 29, item 4): which of
+// its first 64 joints are "plain" (no translation or scale keys, an nlerp rotation of two keys or
+// more whose times hold the same floats, bit for bit, as every other plain joint's, and as many
+// values), and those times. The spec lets a clip change in memory between frames (a change plays
+// on the next frame), not while a frame's pose jobs run, so the layout is read again in every
+// frame and trusted only within it: a plain joint's key pair is then the one search of the shared
+// times (the search SamplingJob makes on each of them gives the same key and fraction).
+struct ClipLayout {
+  const Clip* clip = nullptr;
+  uint64_t frame = 0;  // the frame it was read in (0: none)
+  uint64_t plain = 0;  // bit j: joint j is plain
+  const std::vector<float>* times = nullptr;  // the plain joints' rotation times
+};
+// A few clips' layouts per thread, read at a clip's first sample of a frame (no allocation).
+class ClipLayouts {
+ public:
+  const ClipLayout& find(const Clip& clip, uint64_t frame);
+
+ private:
+  std::array<ClipLayout, 8> slots_{};
+  size_t next_ = 0;
 };
 
 // How a sampled joint is stored.
@@ -45,10 +72,11 @@ void sample_keys(const Clip& clip, float time, KeyCursor& cursor, std::span<cons
 // same way (kFullLayer: as blend_layer leaves the rest pose). Every joint of `out` is written;
 // requires rest.size() >= out.size() >= the clip's joint count.
 void sample_pose(const Clip& clip, float time, KeyCursor& cursor, std::span<const Transform> rest,
-                 std::span<Transform> out, SampleStore store);
+                 std::span<Transform> out, SampleStore store, const ClipLayout* layout = nullptr);
 // The same straight into a character's output pose, for rest.size() joints (the pose job's
-// OUTPUT of a single live sample: no pose to copy).
+// OUTPUT of a single live sample: no pose to copy). `layout`, when given, is the clip's layout
+// read in the current frame (same floats, fewer tests per joint).
 void sample_pose(const Clip& clip, float time, KeyCursor& cursor, std::span<const Transform> rest,
-                 OutputPose& out, SampleStore store);
+                 OutputPose& out, SampleStore store, const ClipLayout* layout = nullptr);
 
 }  // namespace animkit::shadow_of_war

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "animkit/core/blending_job.h"
+#include "animkit/shadow_of_war/blend_lanes.h"
 
 namespace animkit::shadow_of_war {
 
@@ -31,14 +32,17 @@ void blend_layer(std::span<Transform> pose, std::span<const Transform> layer,
     blend_full_layer(pose, layer);
     return;
   }
-  for (size_t j = 0; j < pose.size(); ++j) {
-    const float a = std::clamp(layer_weight(weight, weight_set, j), 0.f, 1.f);
-    const float keep = 1.f - a;
-    BlendSum sum;
-    // Layer weight 1 times the joint weight, skipped unless positive (a NaN weight is skipped).
-    if (keep > 0.f) sum.add(pose[j], keep);
-    if (a > 0.f) sum.add(layer[j], a);
-    pose[j] = sum.result(rest[j], kBlendThreshold);
+  // Per joint: a = the clamped layer weight; BlendSum of {pose, 1 - a} and {layer, a}, each
+  // added only when its weight is positive (a NaN weight is skipped), the rest pose making up a
+  // total below the threshold. On SIMD lanes, a chunk of joints at a time (blend_lanes.h).
+  constexpr size_t kChunk = 64;
+  float a[kChunk];
+  for (size_t base = 0; base < pose.size(); base += kChunk) {
+    const size_t m = std::min(kChunk, pose.size() - base);
+    for (size_t i = 0; i < m; ++i)
+      a[i] = std::clamp(layer_weight(weight, weight_set, base + i), 0.f, 1.f);
+    blend_lanes(pose.data() + base, layer.data() + base, rest.data() + base, a, m,
+                kBlendThreshold);
   }
 }
 

@@ -45,12 +45,15 @@ class OutputPose {
   }
   void set_scales(size_t first, const float* xyz, size_t count);  // 3 floats per joint
 
- private:
+  // A joint as stored; after start(n), joint_data() is where the n joints are written in place.
   struct Joint {
     Vec3 translation;
     Quat rotation;
   };
   static_assert(sizeof(Joint) == 28);
+  Joint* joint_data() { return joints_.data(); }
+
+ private:
   std::vector<Joint> joints_;
   std::vector<Vec3> scale_;  // empty: every scale is (1, 1, 1)
 };

@@ -55,7 +55,8 @@ void sample_entry(PoseJob& job, const BlendEntry& e, std::span<Transform> out,
   const std::vector<Transform>& rest = skeleton_of(job).rest;
   if (e.clip) {
     if (!samplable(job, e)) unsamplable(job, e);
-    sample_pose(*e.clip, e.time, *e.cursor, rest, out, store);
+    sample_pose(*e.clip, e.time, *e.cursor, rest, out, store,
+                job.frame ? &job.layouts.find(*e.clip, job.frame) : nullptr);
   } else if (store == SampleStore::kRaw) {
     std::copy(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(out.size()), out.begin());
   } else {
@@ -208,7 +209,8 @@ void PoseJob::run(const OperationTable& table) {
       if (e.clip && e.weight >= 1.f && e.weight_set.empty()) {
         if (!samplable(*this, e)) unsamplable(*this, e);
         sample_pose(*e.clip, e.time, *e.cursor, skeleton->rest, *packed,
-                    op.code == kOpSample ? SampleStore::kRaw : SampleStore::kFullLayer);
+                    op.code == kOpSample ? SampleStore::kRaw : SampleStore::kFullLayer,
+                    frame ? &layouts.find(*e.clip, frame) : nullptr);
         return;
       }
     }

@@ -70,6 +70,10 @@ struct PoseJob {
   // Scratch, sized by prepare().
   std::vector<Transform> pose, sample;
   std::vector<Operation> operations;
+  // Set by the crowd for the frame its jobs run in (0: none): clips do not change during it, so
+  // the layouts this thread reads of them hold until the next (key_sampler.h).
+  uint64_t frame = 0;
+  ClipLayouts layouts;
 
   // Sizes the scratch for the skeleton and `max_entries` (allocates only when it grows).
   void prepare(size_t max_entries);

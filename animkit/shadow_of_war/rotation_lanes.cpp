@@ -20,8 +20,42 @@ using V = hn::Vec<D>;
 // math.h normalize() lane by lane (quaternion_lanes-inl.h, shared with the core's kernels).
 using quaternion_lanes::HWY_NAMESPACE::NormalizeExact;
 
+// Lane i's quaternion (x, y, z, w) to out + i * stride, for lanes i < count: per 128-bit block a
+// 4 x 4 transpose, so vector k holds lane 4 b + k's quaternion in block b, stored as it is.
+template <class DF, class VF = hn::Vec<DF>>
+HWY_INLINE void StoreQuats(DF d, VF x, VF y, VF z, VF w, size_t count, float* out,
+                           size_t stride) {
+  constexpr size_t kN = hn::MaxLanes(DF());
+#if HWY_TARGET != HWY_SCALAR
+  static_assert(kN == 4 || kN == 8);
+  const hn::Repartition<double, DF> dd;
+  const auto xy_lo = hn::BitCast(dd, hn::InterleaveLower(d, x, y));  // x0 y0 x1 y1 | x4 ..
+  const auto xy_hi = hn::BitCast(dd, hn::InterleaveUpper(d, x, y));  // x2 y2 x3 y3 | x6 ..
+  const auto zw_lo = hn::BitCast(dd, hn::InterleaveLower(d, z, w));
+  const auto zw_hi = hn::BitCast(dd, hn::InterleaveUpper(d, z, w));
+  const VF q[4] = {hn::BitCast(d, hn::InterleaveLower(dd, xy_lo, zw_lo)),
+                   hn::BitCast(d, hn::InterleaveUpper(dd, xy_lo, zw_lo)),
+                   hn::BitCast(d, hn::InterleaveLower(dd, xy_hi, zw_hi)),
+                   hn::BitCast(d, hn::InterleaveUpper(dd, xy_hi, zw_hi))};
+  for (size_t k = 0; k < 4 && k < count; ++k) {
+    if constexpr (kN == 8) {
+      const hn::Half<DF> d4;
+      hn::StoreU(hn::LowerHalf(d4, q[k]), d4, out + k * stride);
+      if (k + 4 < count) hn::StoreU(hn::UpperHalf(d4, q[k]), d4, out + (k + 4) * stride);
+    } else {
+      hn::StoreU(q[k], d, out + k * stride);
+    }
+  }
+#else  // one lane: through a buffer
+  HWY_ALIGN float buf[4 * kN];
+  hn::StoreInterleaved4(x, y, z, w, d, buf);
+  for (size_t i = 0; i < count && i < kN; ++i)
+    for (size_t c = 0; c < 4; ++c) out[i * stride + c] = buf[4 * i + c];
+#endif
+}
+
 void RotationLanes(const float* af, const float* bf, const float* s, const float* held,
-                   size_t count, bool full_layer, float* of) {
+                   size_t count, bool full_layer, float* of, size_t stride) {
   const D d;
   const size_t lanes = hn::Lanes(d);
   const V zero = hn::Zero(d), one = hn::Set(d, 1.f);
@@ -52,7 +86,7 @@ void RotationLanes(const float* af, const float* bf, const float* s, const float
       w = hn::Add(zero, w);
       NormalizeExact(d, x, y, z, w);
     }
-    hn::StoreInterleaved4(x, y, z, w, d, of + 4 * i);
+    StoreQuats(d, x, y, z, w, count - i, of + i * stride, stride);
   }
 }
 
@@ -65,8 +99,8 @@ namespace animkit::shadow_of_war {
 HWY_EXPORT(RotationLanes);
 
 void rotation_lanes(const float* a, const float* b, const float* s, const float* held,
-                    size_t count, bool full_layer, float* out) {
-  HWY_DYNAMIC_DISPATCH(RotationLanes)(a, b, s, held, count, full_layer, out);
+                    size_t count, bool full_layer, float* out, size_t stride) {
+  HWY_DYNAMIC_DISPATCH(RotationLanes)(a, b, s, held, count, full_layer, out, stride);
 }
 
 }  // namespace animkit::shadow_of_war

@@ -20,7 +20,9 @@ inline constexpr size_t kRotationLanePad = 8;  // the widest vector (AVX2: 8 flo
 // kRotationLanePad) (the padding lanes must be set too): out[j] = held[j] != 0 ? a[j] :
 // nlerp(a[j], b[j], s[j]); then, when `full_layer`, out[j] = normalize(0 + out[j]) per component
 // (blend_layer at weight 1 without a set). b and s must be set in held lanes too (any value).
+// out[j] is the 4 floats at out + j * stride (stride >= 4: a pose's rotations in place); only
+// lanes j < count are written.
 void rotation_lanes(const float* a, const float* b, const float* s, const float* held, size_t count,
-                    bool full_layer, float* out);
+                    bool full_layer, float* out, size_t stride = 4);
 
 }  // namespace animkit::shadow_of_war

@@ -165,12 +165,20 @@ TEST(RotationLanes, BitIdenticalToScalarNlerp) {
     }
     for (bool full : {false, true}) {
       rotation_lanes(&a[0].x, &b[0].x, s.data(), held.data(), count, full, &got[0].x);
+      // The same into a pose's rotations in place: 7 floats per joint, the 3 between untouched
+      // and nothing written past `count` joints.
+      std::vector<float> strided(7 * padded, 42.f);
+      rotation_lanes(&a[0].x, &b[0].x, s.data(), held.data(), count, full, strided.data() + 3, 7);
       for (size_t i = 0; i < count; ++i) {
         Quat want = held[i] != 0.f ? a[i] : nlerp(a[i], b[i], s[i]);
         if (full) want = normalize({0.f + want.x, 0.f + want.y, 0.f + want.z, 0.f + want.w});
         ASSERT_EQ(std::memcmp(&want, &got[i], sizeof(Quat)), 0)
             << "round " << round << " lane " << i << (full ? " full layer" : " raw");
+        ASSERT_EQ(std::memcmp(&want, &strided[7 * i + 3], sizeof(Quat)), 0)
+            << "round " << round << " lane " << i << " strided";
       }
+      for (size_t f = 0; f < strided.size(); ++f)
+        if (f % 7 < 3 || f >= 7 * count) ASSERT_EQ(strided[f], 42.f) << "float " << f;
     }
   }
 }
@@ -245,6 +253,47 @@ TEST(KeySampler, CrowdPosesMatchTheCoreJobs) {
   EXPECT_GT(blends, 200u);   // cross-fades
   EXPECT_GT(masked, 50u);    // the fidget layer
   EXPECT_GT(samples, 100u);  // the dead, on their base clip alone
+}
+
+// A crowd's pose jobs trust a clip's layout for one frame (ClipLayout): clips edited in memory
+// between frames (key times moved on one joint, scale keys added, key values changed, every
+// joint's times replaced, an interpolation changed) play the edit on the next frame, every
+// character's pose bit for bit the core jobs' on the edited clips.
+TEST(KeySampler, ClipEditsBetweenFramesPlayOnTheNextFrame) {
+  Scene scene = scene_from_json(crowd_scenario(16, 0), ".", 1);
+  auto& cs = scene.crowd->characters();
+  auto clip = [&](const char* name) { return const_cast<Clip*>(cs[0]->table()->find(name)); };
+  Clip* idle = clip("orc_idle");
+  Clip* run = clip("orc_run");
+  ASSERT_TRUE(idle && run);
+  size_t checked = 0;
+  for (int f = 0; f < 240; ++f) {
+    for (size_t i = 0; i < cs.size(); ++i) {
+      const int phase = static_cast<int>((f + 13 * i) % 150);
+      if (phase == 0) cs[i]->set_value("speed", 3);
+      if (phase == 75) cs[i]->set_value("speed", 0);
+    }
+    if (f == 40) idle->joints[5].rotation.times[3] += 0.01f;  // joint 5's times differ
+    if (f == 70) {  // joint 7 gets scale keys
+      run->joints[7].scale.add(0.f, {1.f, 1.1f, 1.f});
+      run->joints[7].scale.add(run->duration, {1.f, 0.9f, 1.f});
+    }
+    if (f == 100)  // values changed in place
+      for (Quat& q : idle->joints[3].rotation.values) q = normalize({q.x + 0.2f, q.y, q.z, q.w});
+    if (f == 130)  // every joint's times replaced (still shared by all)
+      for (JointTracks& jt : run->joints)
+        for (float& t : jt.rotation.times) t *= 0.75f;
+    if (f == 160) idle->joints[2].rotation.interpolation = Interpolation::kLinear;
+    if (f == 190) idle->joints[0].translation = {};  // the root no longer moves
+    scene.crowd->frame(1.f / 60);
+    for (const auto& c : cs) {
+      const ModelAnimation& m = c->model();
+      ASSERT_TRUE(same_bits(m.output.transforms(), core_pose(scene.skeleton, m.blend_entries)))
+          << c->name() << " frame " << f;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 16u * 240u);
 }
 
 // The output pose keeps every bit: scales of exactly 1 are left out and come back as 1, any

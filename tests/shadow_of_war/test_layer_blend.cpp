@@ -74,6 +74,42 @@ TEST(PoseBlend, LayerBlendIsBitIdenticalToBlendingJob) {
   EXPECT_GT(joints_checked, 20000u);
 }
 
+// The general layering runs on SIMD lanes (blend_lanes.h), 8 joints at a time with a scalar
+// tail: BlendSum's floats on every lane, on the values where lanes could go wrong: -0, NaN and
+// infinite components, zero, non-finite and unnormalised rotations of either sign, per-joint
+// weights of 0, -0, NaN, tiny (the rest pose makes up the total), 1 and past it, and joint
+// counts on and off a vector's width.
+TEST(PoseBlend, LaneBlendIsBitIdenticalToBlendSum) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const float values[] = {0.f, -0.f, 1.f, -2.5f, 0.3f, nan, inf, -inf, 1e-30f, -1e30f, 7.f};
+  const float weights[] = {0.f, -0.f, nan, 1e-7f, 0.25f, 0.5f, 0.999999f, 1.f, 2.f, -1.f, inf};
+  std::mt19937 rng(2929);
+  size_t joints_checked = 0;
+  for (int round = 0; round < 400; ++round) {
+    const size_t n = 1 + rng() % 35;
+    std::vector<Transform> pose(n), layer(n), rest(n);
+    auto pick = [&] { return values[rng() % std::size(values)]; };
+    auto transform = [&] {
+      Transform t;
+      t.translation = {pick(), pick(), pick()};
+      t.rotation = rng() % 3 ? normalize(Quat{pick(), pick(), pick(), pick()})
+                             : Quat{pick(), pick(), pick(), pick()};
+      t.scale = {pick(), pick(), pick()};
+      return t;
+    };
+    for (size_t j = 0; j < n; ++j) pose[j] = transform(), layer[j] = transform(), rest[j] = transform();
+    std::vector<float> set(n);
+    for (float& w : set) w = weights[rng() % std::size(weights)];
+    const float weight = round % 4 ? 1.f : 0.5f;
+    const std::vector<Transform> expected = blending_job(pose, layer, rest, weight, set);
+    blend_layer(pose, layer, rest, weight, set);
+    for (size_t j = 0; j < n; ++j, ++joints_checked)
+      ASSERT_TRUE(same_bits(pose[j], expected[j])) << "round " << round << " joint " << j;
+  }
+  EXPECT_GT(joints_checked, 5000u);
+}
+
 // The full-weight layer (weight >= 1, no set: the crowd's usual BLEND) takes a shorter path; it
 // must still be BlendingJob's float for float, on the values where a shortcut could go wrong:
 // -0 (BlendingJob's sum starts at +0), NaN and infinite components, zero and non-finite

@@ -66,8 +66,22 @@ struct Derived {
     const float r = static_cast<float>(exact);
     return toward_zero_from(r, std::fabs(static_cast<double>(r)) > std::fabs(exact));
   }
-  // TwoSum (Knuth): e = (a + b) - r exactly, for any finite a, b whose rounded sum is finite.
+  // The sum of two floats is exact in a double unless their exponents lie more than 29 apart;
+  // then d lies within a factor 2 of the larger operand, so d less that one is exact (Sterbenz)
+  // and is not the smaller one: the two tests below hold exactly when d is the exact sum.
+  // Exact, its float r lies beyond it when |r| > |d| (an overflow to infinity included: that
+  // steps to FLT_MAX). Infinities and NaN fail the tests. Otherwise TwoSum.
   static float add(float a, float b) {
+    const double da = static_cast<double>(a), db = static_cast<double>(b);
+    const double d = da + db;
+    if (d - da == db && d - db == da) {
+      const float r = static_cast<float>(d);
+      return toward_zero_from(r, std::fabs(static_cast<double>(r)) > std::fabs(d));
+    }
+    return add_two_sum(a, b);
+  }
+  // TwoSum (Knuth): e = (a + b) - r exactly, for any finite a, b whose rounded sum is finite.
+  static float add_two_sum(float a, float b) {
     const float r = a + b;
     if (!std::isfinite(r)) {
       // An overflow of finite operands: toward zero gives the largest finite float.

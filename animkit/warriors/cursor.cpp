@@ -22,6 +22,8 @@ PlayClip::Range append_channel(PlayClip& p, const Channel& c, bool rotation) {
     if (i > 0) frame += k.delta;  // the first key's +0 is 0 (a channel's start)
     p.starts.push_back(frame);
     p.deltas.push_back(k.delta);
+    p.key_times.push_back({static_cast<float>(frame), 0.f});
+    if (i > 0) p.key_times[p.key_times.size() - 2].next_delta = static_cast<float>(k.delta);
     if (rotation) {
       p.values.push_back(decode_rotation(k));
     } else {
@@ -47,12 +49,37 @@ PlayClip::Range append_channel(PlayClip& p, const Channel& c, bool rotation) {
 }
 
 #if defined(__SSE2__)
-// A rotation channel's value (channel_value's rotation path) left in a register.
-[[gnu::always_inline]] inline __m128 rotation_lanes(const PlayClip& p, const PlayClip::Range& r,
+// A rotation channel's value (channel_value's rotation path) left in a register, from the
+// clip's arrays (PlayClip::values, key_times) and the range's end: t is the same float, the
+// key's start and the next key's delta converted once when the clip was made.
+[[gnu::always_inline]] inline __m128 rotation_lanes(const Quat* values,
+                                                    const PlayClip::KeyTime* times, uint32_t end,
                                                     uint32_t k, float frame) {
-  if (k + 1 >= r.first + r.count) return lanes::load(p.values[k]);
-  const float t = (frame - static_cast<float>(p.starts[k])) / static_cast<float>(p.deltas[k + 1]);
-  return lanes::nlerp_lanes(lanes::load(p.values[k]), lanes::load(p.values[k + 1]), t);
+  if (k + 1 >= end) return lanes::load(values[k]);
+  const float t = (frame - times[k].start) / times[k].next_delta;
+  return lanes::nlerp_lanes(lanes::load(values[k]), lanes::load(values[k + 1]), t);
+}
+// A position channel's value (channel_value's position path: core lerp, a + (b - a) t in each
+// lane, w 0) in a register.
+[[gnu::always_inline]] inline __m128 position_lanes(const Quat* values,
+                                                    const PlayClip::KeyTime* times, uint32_t end,
+                                                    uint32_t k, float frame) {
+  const __m128 a = lanes::load(values[k]);
+  if (k + 1 >= end) return a;
+  const float t = (frame - times[k].start) / times[k].next_delta;
+  return _mm_add_ps(a, _mm_mul_ps(_mm_sub_ps(lanes::load(values[k + 1]), a), _mm_set1_ps(t)));
+}
+// x, y, z stored with the tag cleared (the lowest bit of the y word).
+inline void store_untagged(Vec3& v, __m128 x) {
+  x = _mm_and_ps(x, _mm_castsi128_ps(_mm_setr_epi32(-1, ~1, -1, -1)));
+  _mm_storel_pi(reinterpret_cast<__m64*>(&v.x), x);
+  _mm_store_ss(&v.z, _mm_movehl_ps(x, x));
+}
+// The same with z + add_z (always added: -0 + +0 is +0).
+inline void store_untagged(Vec3& v, __m128 x, float add_z) {
+  x = _mm_and_ps(x, _mm_castsi128_ps(_mm_setr_epi32(-1, ~1, -1, -1)));
+  _mm_storel_pi(reinterpret_cast<__m64*>(&v.x), x);
+  _mm_store_ss(&v.z, _mm_add_ss(_mm_movehl_ps(x, x), _mm_set_ss(add_z)));
 }
 #endif
 
@@ -93,13 +120,19 @@ ANIMKIT_WARRIORS_AVX2_CLONE uint64_t sample_channels(const PlayClip& p, const ui
       out.rotations[b] = d.rotations[b];
     }
   }
-  // The slots in bone order, velocity and translation last; each writes its own value.
-  for (int i = 0; i < p.slot_count; ++i) {
+  // The slots in bone order, velocity and translation last; each writes its own value. The
+  // clip's arrays are read through locals: the stores to `out` (may_alias vectors) would
+  // otherwise make them be read again for every channel.
+  const Quat* values = p.values.data();
+  const PlayClip::KeyTime* times = p.key_times.data();
+  const int slot_count = p.slot_count;
+  for (int i = 0; i < slot_count; ++i) {
     const int b = p.slots[i];
     const PlayClip::Range& r = p.slot_ranges[i];
     if (b > 0 && b < kNumBones) {
 #if defined(__SSE2__)
-      lanes::store_untagged(out.rotations[b], rotation_lanes(p, r, keys[i], frame));
+      lanes::store_untagged(out.rotations[b],
+                            rotation_lanes(values, times, r.first + r.count, keys[i], frame));
 #else
       out.rotations[b] = tagged(channel_value(p, r, keys[i], frame, true), false);
 #endif
@@ -108,11 +141,24 @@ ANIMKIT_WARRIORS_AVX2_CLONE uint64_t sample_channels(const PlayClip& p, const ui
       out.rotations[0] = tagged(scaled_turn(p.values[keys[i]], rate), false);
     } else if (b == kVelocitySlot) {
       if (flags & kCursorNoVelocity) continue;
+#if defined(__SSE2__)
+      // Vec3 * rate, each lane (vmulx at 0x00104e68).
+      store_untagged(out.root_velocity, _mm_mul_ps(position_lanes(values, times, r.first + r.count,
+                                                                  keys[i], frame),
+                                                   _mm_set1_ps(rate)));
+#else
       const Quat v = channel_value(p, r, keys[i], frame, false);
       out.root_velocity = tagged(Vec3{v.x, v.y, v.z} * rate, false);  // vmulx at 0x00104e68
+#endif
     } else {
+#if defined(__SSE2__)
+      store_untagged(out.root_translation,
+                     position_lanes(values, times, r.first + r.count, keys[i], frame),
+                     ctx.bind_height);
+#else
       const Quat v = channel_value(p, r, keys[i], frame, false);
       out.root_translation = tagged(Vec3{v.x, v.y, v.z + ctx.bind_height}, false);
+#endif
     }
   }
   return (ctx.defaults ? ctx.defaults_untagged : 0) | written;
@@ -134,6 +180,7 @@ PlayClip make_play_clip(const AnmClip& clip, int anim_id) {
     if (d.has_bone(b)) p.bones[b] = append_channel(p, k.section_c[c++], true);
   }
   p.events = k.events;
+  for (const AnimEvent& e : p.events) p.first_event_frame = std::min<uint32_t>(p.first_event_frame, e.frame);
   for (int slot = 0; slot < AnimCursor::kSlots; ++slot) {
     const PlayClip::Range& r = p.range(slot);
     if (r.count == 0) continue;
@@ -156,6 +203,7 @@ void AnimCursor::restart() {
   frame_ = 0;
   fired_ = -1;
   if (!clip_) return;
+  next_event_ = clip_->first_event_frame;  // every event lies after frame -1
   for (int i = 0; i < clip_->slot_count; ++i) key_[i] = clip_->slot_ranges[i].first;
   window_lo_ = 0;  // a channel's first key starts at frame 0
   window_hi_ = clip_->first_change;
@@ -188,21 +236,42 @@ float AnimCursor::advance(float s, EventSink* sink) {
   if (!clip_) return 0;
   const ClockStep c = clock_try_step(time_, s, clip_->duration, clip_->frame_count);
   if (!c.reached_end) {
-    step(c.frame);
+    if (c.frame >= window_lo_ && c.frame < window_hi_) {
+      frame_ = c.frame;  // step()'s first test, without the call
+    } else {
+      step(c.frame);
+    }
     time_ = c.time;
-    fire_events(static_cast<uint32_t>(fired_ + 1), c.frame, sink);
+    // fire_events' checks first, here: most steps pass no event frame (next_event_).
+    if (static_cast<int64_t>(c.frame) > fired_) {
+      if (c.frame < next_event_) {
+        fired_ = c.frame;
+      } else {
+        fire_events(static_cast<uint32_t>(fired_ + 1), c.frame, sink);
+      }
+    }
     return 0;
   }
   return c.overshoot;
 }
 
+// The events at frames [from, to] fire in the clip's order (from = fired_ + 1). Below
+// next_event_ there is none, so a step that stays below it only moves fired_ on (next_event_
+// stays a bound: the events after `to` are among those after the old fired_).
 void AnimCursor::fire_events(uint32_t from, uint32_t to, EventSink* sink) {
   if (static_cast<int64_t>(to) <= fired_) return;
   fired_ = to;
-  if (!sink || (flags_ & kCursorMuted)) return;
+  if (to < next_event_) return;
+  const bool fire = sink && !(flags_ & kCursorMuted);
+  uint32_t next = UINT32_MAX;
   for (const AnimEvent& e : clip_->events) {
-    if (e.frame >= from && e.frame <= to) sink->fire(*clip_, e);
+    if (e.frame > to) {
+      next = std::min<uint32_t>(next, e.frame);
+    } else if (fire && e.frame >= from) {
+      sink->fire(*clip_, e);
+    }
   }
+  next_event_ = next;
 }
 
 void AnimCursor::set_time(float time) {
@@ -212,6 +281,7 @@ void AnimCursor::set_time(float time) {
   if (clip_->frame_count > 0 && frame >= clip_->frame_count) frame = clip_->frame_count - 1;
   step(frame);
   fired_ = frame;  // a follower's passed events are not fired later
+  next_event_ = 0;  // not known: the next step looks at the events
 }
 
 float AnimCursor::normalised_time() const {

@@ -24,6 +24,12 @@ struct PlayClip {
   std::vector<uint32_t> starts;  // key start frames (sum of the deltas)
   std::vector<uint8_t> deltas;   // each key's +0
   std::vector<Quat> values;      // decoded: positions in x, y, z; rotations as quaternions
+  // Per key, what the sampler's t = (frame - start) / next key's delta reads, as floats side by
+  // side (float(starts[k]), float(deltas[k + 1]); 0 for a channel's last key, never read).
+  struct KeyTime {
+    float start = 0, next_delta = 0;
+  };
+  std::vector<KeyTime> key_times;
   Range velocity, translation;   // sections A and B (their first channel); count 0 when absent
   std::array<Range, kNumBones> bones{};  // section C by the mask, count 0 without a channel
   std::vector<AnimEvent> events;
@@ -38,6 +44,9 @@ struct PlayClip {
   // The first frame at which some channel's second key comes into force (UINT32_MAX when none
   // has one): frames 0 .. first_change - 1 all show the first keys.
   uint32_t first_change = UINT32_MAX;
+  // The smallest event frame (UINT32_MAX without events): a cursor's lower bound on the next
+  // event to fire after a restart.
+  uint32_t first_event_frame = UINT32_MAX;
 
   bool has_bone(int b) const { return bones[b].count > 0; }
   const Range& range(int slot) const {
@@ -110,6 +119,9 @@ class AnimCursor {
   uint32_t window_lo_ = 0, window_hi_ = 0;
   uint16_t flags_ = 0;
   int64_t fired_ = -1;  // the last frame whose events were fired (-1: none yet)
+  // At most the smallest event frame after fired_ (no event lies in (fired_, next_event_)), so
+  // a step that stays below it looks at no event; exact after each look at the events.
+  uint32_t next_event_ = 0;
   // The key in force (absolute index) of the clip's i-th channel slot (PlayClip::slots[i]): the
   // keys a step and a sample read are the first slot_count entries, side by side.
   std::array<uint32_t, kSlots> key_{};

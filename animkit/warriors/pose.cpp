@@ -117,9 +117,11 @@ inline void slerp_weights(float c, float t, float& wa, float& wb) {
   wb = std::sin(t * angle) / s;
 }
 #if defined(__SSE2__)
-// The same operations, a quaternion in one register (quat_lanes.h), the result left there.
-[[gnu::always_inline]] inline __m128 slerp_lanes(const Quat& a, const Quat& b, float t) {
-  t = t < 0.f ? 0.f : (t > 1.f ? 1.f : t);
+// The same operations, a quaternion in one register (quat_lanes.h), the result left there. `t`
+// already clamped to [0, 1] (or NaN) and `end` = end_weight(t): a blend's loop works them out
+// once for all its bones.
+[[gnu::always_inline]] inline __m128 slerp_lanes_clamped(const Quat& a, const Quat& b, float t,
+                                                         bool end) {
   const __m128 va = lanes::load(a);
   __m128 vb = lanes::load(b);
   float c = lanes::dot(va, vb);
@@ -128,9 +130,15 @@ inline void slerp_weights(float c, float t, float& wa, float& wb) {
     c = -c;
   }
   if (c > 0.9995f) return lanes::nlerp_lanes(va, vb, t);
-  float wa, wb;
-  slerp_weights(c, t, wa, wb);
-  return lanes::mix(va, wa, vb, wb);
+  if (end && c == c) return lanes::mix(va, 1.f - t, vb, t);  // slerp_weights' end weights
+  const float angle = std::acos(c);
+  const float s = std::sin(angle);
+  return lanes::mix(va, std::sin((1.f - t) * angle) / s, vb, std::sin(t * angle) / s);
+}
+inline float clamp_weight(float t) { return t < 0.f ? 0.f : (t > 1.f ? 1.f : t); }
+[[gnu::always_inline]] inline __m128 slerp_lanes(const Quat& a, const Quat& b, float t) {
+  t = clamp_weight(t);
+  return slerp_lanes_clamped(a, b, t, end_weight(t));
 }
 #endif
 inline Quat slerp_inline(Quat a, Quat b, float t) {
@@ -441,10 +449,15 @@ ANIMKIT_WARRIORS_AVX2_CLONE uint64_t pose_blend_masked(const WarPose& lower, uin
     const auto qslerp = [](Quat a, Quat b, float t) { return slerp_inline(a, b, t); };
     out.rotations[0] = blend_motion(lower.rotations[0], upper.rotations[0], weight, qslerp);
   }
+#if defined(__SSE2__)
+  const float t = clamp_weight(weight);  // slerp's clamp, once for the bones
+  const bool end = end_weight(t);
+#endif
   for (uint64_t m = mixed & ((uint64_t{1} << kNumBones) - 2); m != 0; m &= m - 1) {
     const int b = std::countr_zero(m);
 #if defined(__SSE2__)
-    lanes::store_untagged(out.rotations[b], slerp_lanes(lower.rotations[b], upper.rotations[b], weight));
+    lanes::store_untagged(out.rotations[b],
+                          slerp_lanes_clamped(lower.rotations[b], upper.rotations[b], t, end));
 #else
     out.rotations[b] = tagged(slerp_inline(lower.rotations[b], upper.rotations[b], weight), false);
 #endif

@@ -117,6 +117,19 @@ TEST(WarriorsClock, TowardZeroWithoutModeSwitchIsExact) {
     expect_toward_zero_ops(std::bit_cast<float>(static_cast<uint32_t>(rng())),
                            std::bit_cast<float>(static_cast<uint32_t>(rng())));
   }
+  // Sums whose operands' exponents lie 20-40 apart, either sign: the derived add's exact double
+  // sum (gaps up to 29) and its fallback (wider gaps) on both sides of the boundary.
+  std::uniform_real_distribution<float> mantissa(1.0f, 2.0f);
+  for (int gap = 20; gap <= 40; ++gap) {
+    for (int i = 0; i < 2000; ++i) {
+      const float a = mantissa(rng) * (i % 2 ? -1.0f : 1.0f);
+      const float b = std::ldexp(mantissa(rng), -gap) * (i % 4 < 2 ? -1.0f : 1.0f);
+      expect_toward_zero_ops(a, b);
+      expect_toward_zero_ops(b, a);
+      expect_toward_zero_ops(std::ldexp(a, 100), std::ldexp(b, 100));  // near FLT_MAX's binade
+      expect_toward_zero_ops(std::ldexp(a, -110), std::ldexp(b, -110));  // into the subnormals
+    }
+  }
   // The clock steps themselves: a clip's time summed update by update at the runtime rates.
   for (float r : {0.75f, 0.8f, 0.9f, 1.0f}) {
     float t = 0;

@@ -260,7 +260,8 @@ WarPose rule_blend(const WarPose& lower, const WarPose& upper, float w, int bone
 // The sampler's nlerp (four lanes at once) against the core's nlerp by the key-in-force rule
 // (warriors.txt "The key in force": the key at or before the nearest whole frame, a tie to the
 // lower, carried by t = (frame - key) / delta, not clamped) on random clips and frames,
-// negative and past the end included.
+// negative and past the end included; and the motion channels (four lanes too) against the core
+// lerp, x the rate (section A) or + the bind height (section B).
 TEST(WarriorsSpeed, SampledRotationsAreTheCoreNlerp) {
   std::mt19937 rng(525);
   std::uniform_real_distribution<float> u(-1.f, 1.f);
@@ -277,14 +278,38 @@ TEST(WarriorsSpeed, SampledRotationsAreTheCoreNlerp) {
         b.rotations[bone].push_back({f, q});
       }
     }
+    // The motion channels too (lerp, x rate, + the bind height), zeros among their values.
+    for (auto* keys : {&b.velocity, &b.translation}) {
+      for (int f = 0; f <= 40; f += 1 + static_cast<int>(rng() % 9)) {
+        const auto v = [&] { return rng() % 4 == 0 ? 0.f : 3.f * u(rng); };
+        keys->push_back({f, Vec3{v(), v(), v()}});
+      }
+    }
     const PlayClip clip = make_play_clip(b.build());
     const WarPose defaults = default_pose();
-    const SampleContext ctx{&defaults, 0.f};
+    const float bind_height = round % 2 ? 0.f : 0.37f;
+    const SampleContext ctx{&defaults, bind_height};
+    const auto position_rule = [&](const PlayClip::Range& r, float frame, float nearest) {
+      uint32_t k = r.first;
+      while (k + 1 < r.first + r.count && static_cast<float>(clip.starts[k + 1]) <= nearest) ++k;
+      const Quat& a = clip.values[k];
+      if (k + 1 >= r.first + r.count) return Vec3{a.x, a.y, a.z};
+      const Quat& c = clip.values[k + 1];
+      const float t =
+          (frame - static_cast<float>(clip.starts[k])) / static_cast<float>(clip.deltas[k + 1]);
+      return lerp(Vec3{a.x, a.y, a.z}, Vec3{c.x, c.y, c.z}, t);
+    };
     for (int n = 0; n < 50; ++n) {
       const float frame = 60.f * u(rng) + 10.f;
+      const float rate = n % 3 == 0 ? 1.f : n % 3 == 1 ? 0.8f : 0.f;
       WarPose got;
-      sample_clip(clip, frame, 1.f, ctx, got);
+      sample_clip(clip, frame, rate, ctx, got);
       const float nearest = std::ceil(frame - 0.5f);
+      const Vec3 v = position_rule(clip.velocity, frame, nearest) * rate;
+      ASSERT_TRUE(same_bits(got.root_velocity, tagged(v, false))) << round << " " << frame;
+      Vec3 p = position_rule(clip.translation, frame, nearest);
+      p.z = p.z + bind_height;
+      ASSERT_TRUE(same_bits(got.root_translation, tagged(p, false))) << round << " " << frame;
       for (int bone : {1, 3, 7, 20, 33}) {
         const PlayClip::Range& r = clip.bones[bone];
         uint32_t k = r.first;
@@ -538,6 +563,71 @@ TEST(WarriorsSpeed, GaitFollowerSetWhenReadIsTheRule) {
     EXPECT_EQ(std::bit_cast<uint32_t>(x->time()), std::bit_cast<uint32_t>(y->time()));
     EXPECT_EQ(x->frame(), y->frame());
   }
+}
+
+// The cursor's event shortcut (AnimCursor's next_event_: a step below the next event frame looks
+// at no event) against the rule written out (warriors.txt "When a clip ends": a step fires, in
+// the clip's order, the events at the frames it passes since the last frame fired; restart
+// starts again before frame 0; set_time takes its frame as fired; a muted cursor or one without
+// a sink fires nothing but moves on): random clips with events (frame 0, repeats, out of order,
+// at and past F), random steps, restarts, set_time, mutes and sinks.
+TEST(WarriorsSpeed, CursorEventShortcutGivesTheRule) {
+  struct Recorder : EventSink {
+    std::vector<const AnimEvent*> fired;
+    void fire(const PlayClip&, const AnimEvent& e) override { fired.push_back(&e); }
+  };
+  std::mt19937 rng(2525);
+  int fired_total = 0;
+  for (int round = 0; round < 200; ++round) {
+    ClipBuilder b;
+    b.frames = 10 + static_cast<int>(rng() % 50);
+    b.rotations[3] = {{0, Quat::identity()}};
+    const int events = static_cast<int>(rng() % 6);
+    for (int e = 0; e < events; ++e) {
+      AnimEvent ev;
+      ev.frame = static_cast<uint16_t>(rng() % 3 == 0 ? 0 : rng() % (b.frames + 3));
+      ev.type = static_cast<uint16_t>(11 + e);
+      b.events.push_back(ev);
+    }
+    const PlayClip clip = make_play_clip(b.build());
+    AnimCursor cursor;
+    cursor.init(&clip);
+    int64_t last = -1;  // the rule's last frame fired
+    Recorder sink;
+    for (int n = 0; n < 300; ++n) {
+      const int what = static_cast<int>(rng() % 20);
+      if (what == 0) {
+        cursor.restart();
+        last = -1;
+        continue;
+      }
+      if (what == 1) {
+        cursor.set_time(std::uniform_real_distribution<float>(0.f, clip.duration)(rng));
+        last = cursor.frame();
+        continue;
+      }
+      if (what == 2) cursor.set_flags(cursor.flags() ^ kCursorMuted);
+      const bool with_sink = what != 3;
+      const float s = std::uniform_real_distribution<float>(0.f, 0.2f)(rng);
+      std::vector<const AnimEvent*> want;
+      const uint32_t before = cursor.frame();
+      sink.fired.clear();
+      const float over = cursor.advance(s, with_sink ? &sink : nullptr);
+      if (over != 0.0f) {
+        EXPECT_EQ(cursor.frame(), before);
+      } else if (cursor.frame() > last) {
+        if (with_sink && !(cursor.flags() & kCursorMuted)) {
+          for (const AnimEvent& e : clip.events) {
+            if (e.frame > last && e.frame <= cursor.frame()) want.push_back(&e);
+          }
+        }
+        last = cursor.frame();
+      }
+      ASSERT_EQ(sink.fired, want) << "round " << round << " step " << n;
+      fired_total += static_cast<int>(want.size());
+    }
+  }
+  EXPECT_GT(fired_total, 1000);
 }
 
 }  // namespace

@@ -33,22 +33,8 @@ class TowardZero {
   int saved_;
 };
 
-// Whether the thread rounds to nearest (then the derived toward-zero results hold).
-bool rounds_to_nearest() {
-#if defined(__SSE__) || defined(__x86_64__)
-  return (_mm_getcsr() & 0x6000u) == 0;  // MXCSR RC bits: 00 = nearest (fegetround reads more)
-#else
-  return std::fegetround() == FE_TONEAREST;
-#endif
-}
-
-// A round-to-nearest result r that lies beyond the exact value (`away`, farther from zero) steps
-// one float toward zero: r is then neither zero nor NaN, so that is its bits less one (an
-// infinity from finite operands so becomes FLT_MAX, the smallest subnormal a zero of its sign),
-// which is nextafter(r, 0) without the call.
-inline float toward_zero_from(float r, bool away) {
-  return away ? std::bit_cast<float>(std::bit_cast<uint32_t>(r) - 1u) : r;
-}
+using clock_detail::rounds_to_nearest;
+using clock_detail::toward_zero_from;
 
 // uint(x), saturating for values the u32 cannot hold (and NaN) so bad clips cannot overflow.
 uint32_t to_uint(float x) {
@@ -66,20 +52,8 @@ struct Derived {
     const float r = static_cast<float>(exact);
     return toward_zero_from(r, std::fabs(static_cast<double>(r)) > std::fabs(exact));
   }
-  // The sum of two floats is exact in a double unless their exponents lie more than 29 apart;
-  // then d lies within a factor 2 of the larger operand, so d less that one is exact (Sterbenz)
-  // and is not the smaller one: the two tests below hold exactly when d is the exact sum.
-  // Exact, its float r lies beyond it when |r| > |d| (an overflow to infinity included: that
-  // steps to FLT_MAX). Infinities and NaN fail the tests. Otherwise TwoSum.
-  static float add(float a, float b) {
-    const double da = static_cast<double>(a), db = static_cast<double>(b);
-    const double d = da + db;
-    if (d - da == db && d - db == da) {
-      const float r = static_cast<float>(d);
-      return toward_zero_from(r, std::fabs(static_cast<double>(r)) > std::fabs(d));
-    }
-    return add_two_sum(a, b);
-  }
+  // The double sum when exact, else TwoSum (clock_detail::add, clock.h).
+  static float add(float a, float b) { return clock_detail::add(a, b); }
   // TwoSum (Knuth): e = (a + b) - r exactly, for any finite a, b whose rounded sum is finite.
   static float add_two_sum(float a, float b) {
     const float r = a + b;
@@ -112,16 +86,7 @@ struct Switched {
 
 template <class Op>
 uint32_t frame_of(float time) {
-  if constexpr (std::is_same_v<Op, Derived>) {
-    // uint(tz(tz(t x 30) + 0.5)) is floor(t x 30 + 0.5) of the exact product p (a double holds
-    // it, and p + 0.5, exactly) while p < 2^23: toward zero gives the largest float at or below
-    // the exact value, and every half-integer and integer below 2^23 is a float, so neither
-    // rounding can cross the n - 0.5 or the n that decides the floor. Below zero the rounded sum
-    // is at most +0, which uint() maps to 0 (as it does p in [0, 0.5)). Larger times and NaN take
-    // the two operations (tests: WarriorsClock.FrameShortcutIsTheTwoOperations).
-    const double p = static_cast<double>(time) * 30.0;
-    if (p < 8388608.0) return p > 0.0 ? static_cast<uint32_t>(p + 0.5) : 0u;
-  }
+  if constexpr (std::is_same_v<Op, Derived>) return clock_detail::frame(time);  // the shortcut
   return to_uint(Op::add(Op::mul(time, 30.0f), 0.5f));
 }
 template <class Op>
@@ -184,10 +149,16 @@ float clock_overshoot(float ts, float duration) {
   return rounds_to_nearest() ? overshoot<Derived>(ts, duration) : overshoot<Switched>(ts, duration);
 }
 
-ClockStep clock_try_step(float t, float s, float duration, uint32_t frame_count) {
+namespace clock_detail {
+float add_two_sum(float a, float b) { return Derived::add_two_sum(a, b); }
+uint32_t frame_by_operations(float time) {
+  return to_uint(Derived::add(Derived::mul(time, 30.0f), 0.5f));
+}
+ClockStep try_step_switched(float t, float s, float duration, uint32_t frame_count) {
   return rounds_to_nearest() ? try_step<Derived>(t, s, duration, frame_count)
                              : try_step<Switched>(t, s, duration, frame_count);
 }
+}  // namespace clock_detail
 
 float clock_rescale(float time, float duration, float other_duration) {
   return rounds_to_nearest() ? rescale<Derived>(time, duration, other_duration)

@@ -59,11 +59,6 @@ void CharacterInstance::prefetch() const {
   }
 }
 
-void CharacterInstance::refresh_playing_anim() {
-  const AnimTask* t = top();
-  human.playing_anim = t ? t->anim_id() : -1;
-}
-
 AnimTask* CharacterInstance::find_top(int type) const {
   for (int i = count_ - 1; i >= 0; --i) {
     if (stack_[i]->type() == type) return stack_[i].get();
@@ -209,11 +204,6 @@ void CharacterInstance::run_queued_tasks() {
   queue_.clear();
 }
 
-void CharacterInstance::begin_update() {
-  events_.clear();
-  callbacks_.clear();
-}
-
 void CharacterInstance::note_callback(const AnimTask& task, const std::string& name, bool wrap) {
   callbacks_.push_back({task.anim_id(), task.type(), name, wrap});
 }
@@ -267,10 +257,10 @@ void CharacterInstance::advance(float dt) {
   firing_ = nullptr;
 }
 
-void CharacterInstance::flush_deferred() {
+// flush_deferred's releases (in the order given back).
+void CharacterInstance::release_deferred() {
   for (auto& t : deferred_) t->release();
   deferred_.clear();
-  refresh_playing_anim();
 }
 
 namespace {

@@ -100,11 +100,17 @@ class CharacterInstance : public EventSink {
     AnimTask* t = stack_[count_ - 1].get();
     return t->type() == 9 ? stack_[0].get() : t;
   }
-  void refresh_playing_anim();  // 0x001752c8
+  void refresh_playing_anim() {  // 0x001752c8
+    const AnimTask* t = top();
+    human.playing_anim = t ? t->anim_id() : -1;
+  }
   // Advances every task by dt, bottom to top (hand-overs, fade clean-up, ends).
   void advance(float dt);
   // AnimTask_FlushDeferred (0x00105570): releases the tasks given back this update.
-  void flush_deferred();
+  void flush_deferred() {
+    if (!deferred_.empty()) release_deferred();
+    refresh_playing_anim();
+  }
   // CharacterInstance_Sample (0x00176d60): the tasks bottom-up onto the pose stack; the result
   // is the top pose (the default pose when nothing was pushed). With tasks queued and the human
   // test passing, the queued tasks are sampled first (onto a buffer initialised with the
@@ -133,7 +139,10 @@ class CharacterInstance : public EventSink {
   AnimTask* find_top(int type) const;
 
   // This update's events and callbacks (cleared by begin_update()).
-  void begin_update();
+  void begin_update() {
+    events_.clear();
+    if (!callbacks_.empty()) callbacks_.clear();
+  }
   const std::vector<FiredEvent>& events() const { return events_; }
   const std::vector<Callback>& callbacks() const { return callbacks_; }
   void note_callback(const AnimTask& task, const std::string& name, bool wrap);
@@ -156,6 +165,7 @@ class CharacterInstance : public EventSink {
   void retarget_fades(const AnimTask* from, const AnimTask* to);
   int complete_fade(int i);
   void defer(std::unique_ptr<AnimTask> task);
+  void release_deferred();
 
   // What every update reads and writes comes first and together (prefetch() fetches it); the
   // local pose last, written only while kept.

@@ -95,7 +95,7 @@ void ClipTask::sample(PoseStack& poses) {
 }
 
 AdvanceResult ClipTask::advance(float dt) {
-  const float s = clock_step_size(dt, rate_);
+  const float s = step_size(dt);
   EventSink* sink = instance_->sink_for(this);
   if (type_ == 1) {
     if (loop_advance(cursor_, s, sink) && !wrap_callback.empty()) {
@@ -281,7 +281,7 @@ AdvanceResult GaitTask::advance(float dt) {
   upper_leads_ = upper_leads;
   update_mutes();
   AnimCursor& lead = upper_leads_ ? upper_ : lower_;
-  if (loop_advance(lead, clock_step_size(dt, rate_), instance_->sink_for(this)) &&
+  if (loop_advance(lead, step_size(dt), instance_->sink_for(this)) &&
       !wrap_callback.empty()) {
     instance_->note_callback(*this, wrap_callback, true);
   }
@@ -365,7 +365,7 @@ void MixTask::set_flags(uint32_t flags) {
 }
 
 AdvanceResult MixTask::advance(float dt) {
-  const float s = clock_step_size(dt, rate_);
+  const float s = step_size(dt);
   AnimCursor& lead = cursors_[lead_];
   loop_advance(lead, s, instance_->sink_for(this));
   if (kind_ == Kind::kFour) {

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <string>
 
+#include "animkit/warriors/clock.h"
 #include "animkit/warriors/cursor.h"
 #include "animkit/warriors/pose.h"
 
@@ -116,11 +118,27 @@ class AnimTask {
   // The held-flag part of the release: what the task still holds, less what another task on
   // the stack holds, comes off the human's word. Returns the held bits it had.
   uint64_t release_held();
+  // clock_step_size(dt, rate_), worked out again only when dt or the rate changes (their bits):
+  // a task steps by the same s every update.
+  float step_size(float dt) {
+    const uint64_t key = uint64_t{std::bit_cast<uint32_t>(dt)} << 32 | std::bit_cast<uint32_t>(rate_);
+    if (!step_known_ || key != step_key_) {
+      step_key_ = key;
+      step_ = clock_step_size(dt, rate_);
+      step_known_ = true;
+    }
+    return step_;
+  }
   int type_;
   CharacterInstance* instance_;
   float rate_ = 1.0f;
   uint32_t flags_ = 0;
   bool started_ = false;
+
+ private:
+  bool step_known_ = false;
+  float step_ = 0;
+  uint64_t step_key_ = 0;
 };
 
 // A task that plays one clip: type 1 (loop), 3 (clip then next), 6 (paired 3), 4 (paired, held

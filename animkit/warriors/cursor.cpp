@@ -96,19 +96,21 @@ Quat scaled_turn(Quat key, float rate) {
   return slerp(Quat::identity(), key, rate);  // Quat_Slerp clamps the factor to [0, 1]
 }
 
-// Returns untagged_mask(out): the defaults' untagged values and the channels written. keys[i] is
-// the key in force of the clip's i-th slot (PlayClip::slots). `out` holds the defaults except at
-// the bits `differs` (kAllPoseValues: anything).
+// Out of line, so the sampler keeps no pose-sized temporary (and its stack realignment).
+[[gnu::noinline, gnu::cold]] void fill_default_pose(WarPose& out) { out = default_pose(); }
+
+}  // namespace
+
 // Compiled for AVX2 too (ANIMKIT_WARRIORS_AVX2_CLONE, quat_lanes.h).
-ANIMKIT_WARRIORS_AVX2_CLONE uint64_t sample_channels(const PlayClip& p, const uint32_t* keys,
-                                                     float frame, float rate, uint16_t flags,
-                                                     const SampleContext& ctx, WarPose& out,
-                                                     uint64_t differs = kAllPoseValues) {
+ANIMKIT_WARRIORS_AVX2_CLONE uint64_t sample_keys(const PlayClip& p, const uint32_t* keys,
+                                                 float frame, float rate, uint16_t flags,
+                                                 const SampleContext& ctx, WarPose& out,
+                                                 uint64_t differs) {
   uint64_t written = p.value_mask;
   if (flags & kCursorNoTurn) written &= ~uint64_t{1};
   if (flags & kCursorNoVelocity) written &= ~(uint64_t{1} << kVelocityBit);
   if (!ctx.defaults) {
-    out = default_pose();
+    fill_default_pose(out);
   } else if (const uint64_t back = differs & ~written; std::popcount(back) > 8) {
     out = *ctx.defaults;  // a few values are put back one by one, many by the whole copy
   } else {
@@ -163,8 +165,6 @@ ANIMKIT_WARRIORS_AVX2_CLONE uint64_t sample_channels(const PlayClip& p, const ui
   }
   return (ctx.defaults ? ctx.defaults_untagged : 0) | written;
 }
-}  // namespace
-
 PlayClip make_play_clip(const AnmClip& clip, int anim_id) {
   PlayClip p;
   const Descriptor& d = clip.descriptor;
@@ -293,14 +293,9 @@ uint64_t AnimCursor::sample(float rate, const SampleContext& ctx, WarPose& out) 
     out = ctx.defaults ? *ctx.defaults : default_pose();
     return ctx.defaults ? ctx.defaults_untagged : 0;
   }
-  return sample_channels(*clip_, key_.data(), time_ * 30.0f, rate, flags_, ctx, out);
+  return sample_keys(*clip_, key_.data(), time_ * 30.0f, rate, flags_, ctx, out);
 }
 
-uint64_t AnimCursor::sample_over(float rate, const SampleContext& ctx, WarPose& out,
-                                 uint64_t differs) const {
-  if (!clip_) return sample(rate, ctx, out);
-  return sample_channels(*clip_, key_.data(), time_ * 30.0f, rate, flags_, ctx, out, differs);
-}
 
 void sample_clip(const PlayClip& clip, float frame, float rate, const SampleContext& ctx,
                  WarPose& out) {
@@ -309,7 +304,7 @@ void sample_clip(const PlayClip& clip, float frame, float rate, const SampleCont
   const uint32_t n = nearest > 0 ? static_cast<uint32_t>(std::fmin(nearest, 4e9f)) : 0;
   std::array<uint32_t, AnimCursor::kSlots> keys{};
   for (int i = 0; i < clip.slot_count; ++i) keys[i] = key_in_force(clip, clip.slot_ranges[i], n);
-  sample_channels(clip, keys.data(), frame, rate, 0, ctx, out);
+  sample_keys(clip, keys.data(), frame, rate, 0, ctx, out);
 }
 
 Quat evaluate_channel(const PlayClip& clip, const PlayClip::Range& range, float frame,

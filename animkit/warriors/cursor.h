@@ -74,6 +74,13 @@ struct SampleContext {
   uint64_t defaults_untagged = 0;     // untagged_mask(*defaults) (0: every value tagged)
 };
 
+// AnimCursor_SamplePose's work: the clip at `frame` with keys[i] the key in force of its i-th
+// slot (PlayClip::slots), into `out`, which holds ctx.defaults' values except (at most) at the
+// bits `differs` (kAllPoseValues: anything). Returns untagged_mask(out).
+uint64_t sample_keys(const PlayClip& clip, const uint32_t* keys, float frame, float rate,
+                     uint16_t flags, const SampleContext& ctx, WarPose& out,
+                     uint64_t differs = kAllPoseValues);
+
 // WarAnimInstance.
 class AnimCursor {
  public:
@@ -99,7 +106,10 @@ class AnimCursor {
   // The same into a pose that holds ctx.defaults' values except (at most) at the bits `differs`
   // (a pose stack's slot, PoseStack): of those only the ones this clip does not write are put
   // back, instead of the whole default pose copied. The same pose results.
-  uint64_t sample_over(float rate, const SampleContext& ctx, WarPose& out, uint64_t differs) const;
+  uint64_t sample_over(float rate, const SampleContext& ctx, WarPose& out, uint64_t differs) const {
+    if (!clip_) return sample(rate, ctx, out);
+    return sample_keys(*clip_, key_.data(), time_ * 30.0f, rate, flags_, ctx, out, differs);
+  }
 
   const PlayClip* clip() const { return clip_; }
   float time() const { return time_; }

@@ -129,7 +129,10 @@ inline void slerp_weights(float c, float t, float& wa, float& wb) {
     vb = _mm_xor_ps(vb, _mm_set1_ps(-0.f));  // -b: each sign flipped, as the scalar negation
     c = -c;
   }
-  if (c > 0.9995f) return lanes::nlerp_lanes(va, vb, t);
+  // nlerp(a, b, t) with its own dot's sign test left out: here that dot is c (b flipped gives
+  // -dot, bit for bit: a product's and a sum's rounding is symmetric), above 0.9995, so the
+  // factor is t.
+  if (c > 0.9995f) return lanes::normalize_lanes(lanes::mix(va, 1.f - t, vb, t));
   if (end && c == c) return lanes::mix(va, 1.f - t, vb, t);  // slerp_weights' end weights
   const float angle = std::acos(c);
   const float s = std::sin(angle);
@@ -347,8 +350,14 @@ template <int G>
   const Lanes4 v{_mm_load_ps(ov), _mm_load_ps(ov + 4), _mm_load_ps(ov + 8), _mm_setzero_ps()};
   compose_lanes(a, at, q, v, r, t);
   const Lanes4 rq = transpose(r.x, r.y, r.z, r.w);
-  const Lanes4 tp = transpose(t.x, t.y, t.z, t.w);
-  const __m128 rs[4] = {rq.x, rq.y, rq.z, rq.w}, ps[4] = {tp.x, tp.y, tp.z, tp.w};
+  // The positions' rows [x y z z]: their fourth lane is never read (the rotation's store covers
+  // it in `out`, and the table's positions are read for x, y and z).
+  const __m128 xy01 = _mm_unpacklo_ps(t.x, t.y), xy23 = _mm_unpackhi_ps(t.x, t.y);
+  const __m128 ps[4] = {_mm_shuffle_ps(xy01, t.z, _MM_SHUFFLE(0, 0, 1, 0)),
+                        _mm_shuffle_ps(xy01, t.z, _MM_SHUFFLE(1, 1, 3, 2)),
+                        _mm_shuffle_ps(xy23, t.z, _MM_SHUFFLE(2, 2, 1, 0)),
+                        _mm_shuffle_ps(xy23, t.z, _MM_SHUFFLE(3, 3, 3, 2))};
+  const __m128 rs[4] = {rq.x, rq.y, rq.z, rq.w};
   for (int i = 0; i < kBoneSteps[G].count; ++i) {
     const int b = kBoneSteps[G].bones[i];
     if constexpr (kept_in_table(G)) {
@@ -419,6 +428,19 @@ void pose_blend_partial(const WarPose& lower, const WarPose& upper, float weight
   pose_blend_masked(lower, untagged_mask(lower), upper, untagged_mask(upper), weight, out, bone);
 }
 
+namespace {
+// pose_blend_masked into its upper pose, through a copy: out of line, so the blend keeps no
+// pose-sized temporary.
+[[gnu::noinline]] uint64_t blend_into_upper(const WarPose& lower, uint64_t lower_mask,
+                                            const WarPose& upper, uint64_t upper_mask,
+                                            float weight, WarPose& out, int bone) {
+  WarPose result;
+  const uint64_t m = pose_blend_masked(lower, lower_mask, upper, upper_mask, weight, result, bone);
+  out = result;
+  return m;
+}
+}  // namespace
+
 // warriors.txt "Blending" (Pose_BlendPartial, 0x00105158). A value tagged on both sides keeps
 // the lower's (tagged), so only the values untagged on a side are visited: the motion channels
 // (a tagged side gives way) and the body bones (slerp / lerp, even against a default). The
@@ -428,11 +450,7 @@ ANIMKIT_WARRIORS_AVX2_CLONE uint64_t pose_blend_masked(const WarPose& lower, uin
                                                        const WarPose& upper, uint64_t upper_mask,
                                                        float weight, WarPose& out, int bone) {
   if (&out == &upper && &out != &lower) {  // the copy of the lower pose below would clobber it
-    WarPose result;
-    const uint64_t m =
-        pose_blend_masked(lower, lower_mask, upper, upper_mask, weight, result, bone);
-    out = result;
-    return m;
+    return blend_into_upper(lower, lower_mask, upper, upper_mask, weight, out, bone);
   }
   const uint64_t selected = bone < 0 ? kAllValues : blended_values(bone);  // no call for a whole pose
   const uint64_t mixed = (lower_mask | upper_mask) & selected;

@@ -130,11 +130,11 @@ ANIMKIT_WARRIORS_AVX2_CLONE uint64_t sample_keys(const PlayClip& p, const uint32
   const int slot_count = p.slot_count;
   for (int i = 0; i < slot_count; ++i) {
     const int b = p.slots[i];
-    const PlayClip::Range& r = p.slot_ranges[i];
+    [[maybe_unused]] const PlayClip::Range& r = p.slot_ranges[i];
     if (b > 0 && b < kNumBones) {
 #if defined(__SSE2__)
       lanes::store_untagged(out.rotations[b],
-                            rotation_lanes(values, times, r.first + r.count, keys[i], frame));
+                            rotation_lanes(values, times, p.slot_ends[i], keys[i], frame));
 #else
       out.rotations[b] = tagged(channel_value(p, r, keys[i], frame, true), false);
 #endif
@@ -145,7 +145,7 @@ ANIMKIT_WARRIORS_AVX2_CLONE uint64_t sample_keys(const PlayClip& p, const uint32
       if (flags & kCursorNoVelocity) continue;
 #if defined(__SSE2__)
       // Vec3 * rate, each lane (vmulx at 0x00104e68).
-      store_untagged(out.root_velocity, _mm_mul_ps(position_lanes(values, times, r.first + r.count,
+      store_untagged(out.root_velocity, _mm_mul_ps(position_lanes(values, times, p.slot_ends[i],
                                                                   keys[i], frame),
                                                    _mm_set1_ps(rate)));
 #else
@@ -155,7 +155,7 @@ ANIMKIT_WARRIORS_AVX2_CLONE uint64_t sample_keys(const PlayClip& p, const uint32
     } else {
 #if defined(__SSE2__)
       store_untagged(out.root_translation,
-                     position_lanes(values, times, r.first + r.count, keys[i], frame),
+                     position_lanes(values, times, p.slot_ends[i], keys[i], frame),
                      ctx.bind_height);
 #else
       const Quat v = channel_value(p, r, keys[i], frame, false);
@@ -185,6 +185,7 @@ PlayClip make_play_clip(const AnmClip& clip, int anim_id) {
     const PlayClip::Range& r = p.range(slot);
     if (r.count == 0) continue;
     p.slot_ranges[p.slot_count] = r;
+    p.slot_ends[p.slot_count] = r.first + r.count;
     p.slots[p.slot_count++] = static_cast<uint8_t>(slot);
     p.value_mask |= uint64_t{1} << slot;  // slot s is value bit s
     if (r.count > 1) p.first_change = std::min(p.first_change, p.starts[r.first + 1]);

@@ -38,6 +38,7 @@ struct PlayClip {
   // cursor's step and restart visit only those; slot_ranges[i] is slots[i]'s range.
   std::array<uint8_t, kNumBones + 2> slots{};
   std::array<Range, kNumBones + 2> slot_ranges{};
+  std::array<uint32_t, kNumBones + 2> slot_ends{};  // slot_ranges[i].first + count
   int slot_count = 0;
   // The values the clip writes: bit s for slot s (bone s, kVelocityBit, kTranslationBit).
   uint64_t value_mask = 0;

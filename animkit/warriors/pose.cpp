@@ -118,10 +118,10 @@ inline void slerp_weights(float c, float t, float& wa, float& wb) {
 }
 #if defined(__SSE2__)
 // The same operations, a quaternion in one register (quat_lanes.h), the result left there. `t`
-// already clamped to [0, 1] (or NaN) and `end` = end_weight(t): a blend's loop works them out
-// once for all its bones.
+// already clamped to [0, 1] (or NaN), `end` = end_weight(t), w1t and wt 1 - t and t in every
+// lane: a blend's loop works them out once for all its bones.
 [[gnu::always_inline]] inline __m128 slerp_lanes_clamped(const Quat& a, const Quat& b, float t,
-                                                         bool end) {
+                                                         bool end, __m128 w1t, __m128 wt) {
   const __m128 va = lanes::load(a);
   __m128 vb = lanes::load(b);
   float c = lanes::dot(va, vb);
@@ -132,8 +132,8 @@ inline void slerp_weights(float c, float t, float& wa, float& wb) {
   // nlerp(a, b, t) with its own dot's sign test left out: here that dot is c (b flipped gives
   // -dot, bit for bit: a product's and a sum's rounding is symmetric), above 0.9995, so the
   // factor is t.
-  if (c > 0.9995f) return lanes::normalize_lanes(lanes::mix(va, 1.f - t, vb, t));
-  if (end && c == c) return lanes::mix(va, 1.f - t, vb, t);  // slerp_weights' end weights
+  if (c > 0.9995f) return lanes::normalize_lanes(lanes::mix(va, w1t, vb, wt));
+  if (end && c == c) return lanes::mix(va, w1t, vb, wt);  // slerp_weights' end weights
   const float angle = std::acos(c);
   const float s = std::sin(angle);
   return lanes::mix(va, std::sin((1.f - t) * angle) / s, vb, std::sin(t * angle) / s);
@@ -141,7 +141,7 @@ inline void slerp_weights(float c, float t, float& wa, float& wb) {
 inline float clamp_weight(float t) { return t < 0.f ? 0.f : (t > 1.f ? 1.f : t); }
 [[gnu::always_inline]] inline __m128 slerp_lanes(const Quat& a, const Quat& b, float t) {
   t = clamp_weight(t);
-  return slerp_lanes_clamped(a, b, t, end_weight(t));
+  return slerp_lanes_clamped(a, b, t, end_weight(t), _mm_set1_ps(1.f - t), _mm_set1_ps(t));
 }
 #endif
 inline Quat slerp_inline(Quat a, Quat b, float t) {
@@ -460,8 +460,18 @@ ANIMKIT_WARRIORS_AVX2_CLONE uint64_t pose_blend_masked(const WarPose& lower, uin
     out.root_velocity = blend_motion(lower.root_velocity, upper.root_velocity, weight, vlerp);
   }
   if (mixed >> kTranslationBit & 1) {
+#if defined(__SSE2__)
+    // core lerp, a + (b - a) w in each lane, stored with the tag cleared.
+    const __m128 a = load3(lower.root_translation);
+    __m128 v = _mm_add_ps(a, _mm_mul_ps(_mm_sub_ps(load3(upper.root_translation), a),
+                                        _mm_set1_ps(weight)));
+    v = _mm_and_ps(v, _mm_castsi128_ps(_mm_setr_epi32(-1, ~1, -1, -1)));
+    _mm_storel_pi(reinterpret_cast<__m64*>(&out.root_translation.x), v);
+    _mm_store_ss(&out.root_translation.z, _mm_movehl_ps(v, v));
+#else
     out.root_translation =
         tagged(lerp(lower.root_translation, upper.root_translation, weight), false);
+#endif
   }
   if (mixed & 1) {
     const auto qslerp = [](Quat a, Quat b, float t) { return slerp_inline(a, b, t); };
@@ -470,12 +480,14 @@ ANIMKIT_WARRIORS_AVX2_CLONE uint64_t pose_blend_masked(const WarPose& lower, uin
 #if defined(__SSE2__)
   const float t = clamp_weight(weight);  // slerp's clamp, once for the bones
   const bool end = end_weight(t);
+  const __m128 w1t = _mm_set1_ps(1.f - t), wt = _mm_set1_ps(t);
 #endif
   for (uint64_t m = mixed & ((uint64_t{1} << kNumBones) - 2); m != 0; m &= m - 1) {
     const int b = std::countr_zero(m);
 #if defined(__SSE2__)
     lanes::store_untagged(out.rotations[b],
-                          slerp_lanes_clamped(lower.rotations[b], upper.rotations[b], t, end));
+                          slerp_lanes_clamped(lower.rotations[b], upper.rotations[b], t, end,
+                                              w1t, wt));
 #else
     out.rotations[b] = tagged(slerp_inline(lower.rotations[b], upper.rotations[b], weight), false);
 #endif

@@ -41,9 +41,12 @@ inline float dot(__m128 a, __m128 b) {
   s = _mm_add_ss(s, _mm_shuffle_ps(m, m, _MM_SHUFFLE(3, 3, 3, 3)));
   return _mm_cvtss_f32(s);
 }
-// a wa + b wb per component.
+// a wa + b wb per component (the weights in every lane).
+inline __m128 mix(__m128 a, __m128 wa, __m128 b, __m128 wb) {
+  return _mm_add_ps(_mm_mul_ps(a, wa), _mm_mul_ps(b, wb));
+}
 inline __m128 mix(__m128 a, float wa, __m128 b, float wb) {
-  return _mm_add_ps(_mm_mul_ps(a, _mm_set1_ps(wa)), _mm_mul_ps(b, _mm_set1_ps(wb)));
+  return mix(a, _mm_set1_ps(wa), b, _mm_set1_ps(wb));
 }
 // core normalize: the identity for a zero or non-finite squared length, else q x (1 / |q|).
 inline __m128 normalize_lanes(__m128 q) {

@@ -235,25 +235,32 @@ void AnimCursor::step(uint32_t frame) {
 // return (t + s) - (D - 1/60). The clock rounds toward zero (clock.cpp).
 float AnimCursor::advance(float s, EventSink* sink) {
   if (!clip_) return 0;
-  const ClockStep c = clock_try_step(time_, s, clip_->duration, clip_->frame_count);
-  if (!c.reached_end) {
-    if (c.frame >= window_lo_ && c.frame < window_hi_) {
-      frame_ = c.frame;  // step()'s first test, without the call
-    } else {
-      step(c.frame);
-    }
-    time_ = c.time;
-    // fire_events' checks first, here: most steps pass no event frame (next_event_).
-    if (static_cast<int64_t>(c.frame) > fired_) {
-      if (c.frame < next_event_) {
-        fired_ = c.frame;
-      } else {
-        fire_events(static_cast<uint32_t>(fired_ + 1), c.frame, sink);
-      }
-    }
-    return 0;
+  // clock_try_step's arithmetic, its round-to-nearest path inline (clock.h).
+  float ts;
+  uint32_t frame;
+  if (clock_detail::rounds_to_nearest()) {
+    ts = clock_detail::add(time_, s);
+    frame = clock_detail::frame(ts);
+  } else {
+    ts = clock_add(time_, s);
+    frame = clock_frame(ts);
   }
-  return c.overshoot;
+  if (frame >= clip_->frame_count) return clock_overshoot(ts, clip_->duration);
+  if (frame >= window_lo_ && frame < window_hi_) {
+    frame_ = frame;  // step()'s first test, without the call
+  } else {
+    step(frame);
+  }
+  time_ = ts;
+  // fire_events' checks first, here: most steps pass no event frame (next_event_).
+  if (static_cast<int64_t>(frame) > fired_) {
+    if (frame < next_event_) {
+      fired_ = frame;
+    } else {
+      fire_events(static_cast<uint32_t>(fired_ + 1), frame, sink);
+    }
+  }
+  return 0;
 }
 
 // The events at frames [from, to] fire in the clip's order (from = fired_ + 1). Below

@@ -17,8 +17,9 @@
 // register copies SSE2's two-operand form needs. The floats are the same: each operation is the
 // same IEEE operation, and no fused multiply-add is made (-ffp-contract=off for the module, and
 // "avx2" does not enable FMA).
+// -DANIMKIT_WARRIORS_NO_CLONES builds the baseline alone (to check that it gives the same floats).
 #if defined(__SSE2__) && defined(__x86_64__) && defined(__GNUC__) && !defined(__AVX2__) && \
-    !defined(__clang__)
+    !defined(__clang__) && !defined(ANIMKIT_WARRIORS_NO_CLONES)
 #define ANIMKIT_WARRIORS_AVX2_CLONE __attribute__((target_clones("avx2", "default")))
 #else
 #define ANIMKIT_WARRIORS_AVX2_CLONE

@@ -178,7 +178,7 @@ AdvanceResult FadeTask::advance(float dt) {
 
 GaitTask::GaitTask(CharacterInstance* instance, const std::array<const PlayClip*, 5>& clips,
                    float value, float rate, float speed)
-    : AnimTask(12, instance), clips_(clips), speed_(speed) {
+    : AnimTask(12, instance), speed_(speed), clips_(clips) {
   rate_ = rate;
   value_ = target_ = std::clamp(value, 0.0f, 4.0f);
   pair_ = pair_of(value_);

@@ -254,12 +254,14 @@ class GaitTask : public AnimTask {
   // upper()) instead of on every update: the same cursor, without the work while the gait plays
   // one clip.
   void sync_follower() const;
-  std::array<const PlayClip*, 5> clips_;
-  mutable AnimCursor lower_, upper_;  // mutable: sync_follower() from the const readers
+  // What every update reads first, then the cursors (their unused key slots last): the task's
+  // first 8 cache lines, which the crowd prefetches, hold all that an update touches.
   int pair_ = 0;
   float value_ = 0, target_ = 0, speed_;
   bool upper_leads_ = false;
   mutable bool follower_stale_ = false;
+  std::array<const PlayClip*, 5> clips_;
+  mutable AnimCursor lower_, upper_;  // mutable: sync_follower() from the const readers
 };
 
 // Type 10: two clips mixed by a weight (the upper's share); type 13: an eight-direction blend
@@ -287,13 +289,14 @@ class MixTask : public AnimTask {
 
  private:
   void choose();
+  // The scalars first, before the cursors (GaitTask's comment).
   Kind kind_;
-  std::array<const PlayClip*, 8> clips_{};
-  std::array<AnimCursor, 8> cursors_;
   int count_;
   float value_;
   int lead_ = 0, other_ = 0;
   float other_weight_ = 0;
+  std::array<const PlayClip*, 8> clips_{};
+  std::array<AnimCursor, 8> cursors_;
 };
 
 }  // namespace animkit::warriors

@@ -107,7 +107,7 @@ namespace {
 // So the weights are 1 - t and t, bit for bit (a fade at its ends, a subtree clip at weight 1).
 inline bool end_weight(float t) { return t == 1.f || t == 0.f; }
 // The weights of a and b past the nlerp test (c = |dot|, t clamped), as core/math.cpp's slerp.
-inline void slerp_weights(float c, float t, float& wa, float& wb) {
+[[maybe_unused]] inline void slerp_weights(float c, float t, float& wa, float& wb) {
   wa = 1.f - t;
   wb = t;
   if (end_weight(t) && c == c) return;

@@ -58,7 +58,12 @@ void ModelAnimation::evaluate(PoseJob& job, const OperationTable& table) {
   job.output = {};
   job.packed = &output;
   job.run(table);
-  operations.assign(job.operations.begin(), job.operations.end());  // within its capacity
+  // Within its capacity; written only when the plan changed (most frames it does not), so the
+  // evaluating thread leaves the line as it was (issue 29: the next frame's evaluation may run
+  // on the other core).
+  if (!std::equal(operations.begin(), operations.end(), job.operations.begin(),
+                  job.operations.end()))
+    operations.assign(job.operations.begin(), job.operations.end());
   needs_evaluation = false;
   job_submitted = false;
 }
@@ -288,12 +293,12 @@ void Crowd::frame(float dt) {
   const AnimJobThreadSystem::Job job = [this, &table](size_t i, size_t thread) {
     characters_[i]->model().evaluate(jobs_[thread], table);
   };
-  // Before job i: the arrays of i + 1 and the object of i + 2, found through what the call
-  // before asked for, so a job's misses overlap the work of the one before. Only queued
-  // characters are read (the object is asked for by address alone).
-  const AnimJobThreadSystem::Ahead ahead = [this](size_t i, size_t queued, size_t) {
-    if (i + 2 < characters_.size()) characters_[i + 2]->model().prefetch_self();
-    if (i + 1 < queued) characters_[i + 1]->model().prefetch_arrays();
+  // Before job i: the arrays of the job this thread runs next and the object of the one after,
+  // found through what the call before asked for, so a job's misses overlap the work of the one
+  // before. Only queued characters are read (the later object is asked for by address alone).
+  const AnimJobThreadSystem::Ahead ahead = [this](size_t, size_t after, size_t later, size_t) {
+    if (later != AnimJobThreadSystem::kNone) characters_[later]->model().prefetch_self();
+    if (after != AnimJobThreadSystem::kNone) characters_[after]->model().prefetch_arrays();
   };
   // Spec, "Per frame": per model the main thread advances and submits (0x176348 queues the job
   // on the thread system), so a worker can evaluate a character while the next ones update.

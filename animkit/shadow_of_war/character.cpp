@@ -58,12 +58,7 @@ void ModelAnimation::evaluate(PoseJob& job, const OperationTable& table) {
   job.output = {};
   job.packed = &output;
   job.run(table);
-  // Within its capacity; written only when the plan changed (most frames it does not), so the
-  // evaluating thread leaves the line as it was (issue 29: the next frame's evaluation may run
-  // on the other core).
-  if (!std::equal(operations.begin(), operations.end(), job.operations.begin(),
-                  job.operations.end()))
-    operations.assign(job.operations.begin(), job.operations.end());
+  operations.assign(job.operations.begin(), job.operations.end());  // within its capacity
   needs_evaluation = false;
   job_submitted = false;
 }
@@ -318,6 +313,17 @@ void Crowd::frame(float dt) {
     throw;
   }
   pool_.finish();
+  // Every thread's scratch as large as the largest: a worker the OS has not run during a frame
+  // yet (the main thread took every job) must not allocate when it first does (no allocation
+  // per frame; the main thread drains from the back, so on a busy machine this happens).
+  size_t joints = 0, ops = 0;
+  for (const PoseJob& j : jobs_)
+    joints = std::max(joints, j.pose.capacity()), ops = std::max(ops, j.operations.capacity());
+  for (PoseJob& j : jobs_) {
+    j.pose.reserve(joints);
+    j.sample.reserve(joints);
+    j.operations.reserve(ops);
+  }
 }
 
 }  // namespace animkit::shadow_of_war

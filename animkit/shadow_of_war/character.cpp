@@ -284,55 +284,38 @@ void Crowd::frame(float dt) {
   // Clips change between frames, not during one: the jobs' clip layouts hold for this frame.
   ++frame_;
   for (PoseJob& j : jobs_) j.frame = frame_;
-  // Job k evaluates character order_[k]: the characters the main thread evaluates itself are not
-  // queued. Two pointers: within std::function's inline buffer, so no allocation per frame.
-  const AnimJobThreadSystem::Job job = [this, &table](size_t k, size_t thread) {
-    characters_[order_[k]]->model().evaluate(jobs_[thread], table);
+  // Two pointers: within std::function's inline buffer, so no allocation per frame.
+  const AnimJobThreadSystem::Job job = [this, &table](size_t i, size_t thread) {
+    characters_[i]->model().evaluate(jobs_[thread], table);
   };
-  // Before job k: the arrays of the job this thread runs next and the object of the one after,
+  // Before job i: the arrays of the job this thread runs next and the object of the one after,
   // found through what the call before asked for, so a job's misses overlap the work of the one
-  // before (both are queued).
+  // before. Only queued characters are read (the later object is asked for by address alone).
   const AnimJobThreadSystem::Ahead ahead = [this](size_t, size_t after, size_t later, size_t) {
-    if (later != AnimJobThreadSystem::kNone) characters_[order_[later]]->model().prefetch_self();
-    if (after != AnimJobThreadSystem::kNone) characters_[order_[after]]->model().prefetch_arrays();
+    if (later != AnimJobThreadSystem::kNone) characters_[later]->model().prefetch_self();
+    if (after != AnimJobThreadSystem::kNone) characters_[after]->model().prefetch_arrays();
   };
   // Spec, "Per frame": per model the main thread advances and submits (0x176348 queues the job
-  // on the thread system), so a worker can evaluate a character while the next ones update; the
-  // main thread drains the same queue too. It does so as it goes: when the workers fall
-  // kMainBacklog jobs behind, it evaluates the character it has just updated (still in its
-  // cache) instead of queueing it, so the two sides finish together and each evaluation reads
-  // data written moments before (issue 29: before, the main thread queued every job and
-  // drained at the end, and the worker read characters updated milliseconds earlier).
-  const size_t n = characters_.size();
-  if (order_.size() < n) order_.resize(n);  // allocates only while the crowd grows
-  pool_.begin(n, job, &ahead);
-  size_t queued = 0;
+  // on the thread system), so a worker can evaluate a character while the next ones update.
+  pool_.begin(characters_.size(), job, &ahead);
   try {
     // Ahead of update i: the object of i + 8 and the arrays of i + 4 (their addresses are in the
     // object asked for four updates before), so the misses overlap the updates between.
+    const size_t n = characters_.size();
     for (size_t i = 0; i < n; ++i) {
       if (i + 8 < n) characters_[i + 8]->prefetch_hot();
       if (i + 4 < n) characters_[i + 4]->prefetch_update_arrays();
       characters_[i]->update(dt);
-      if (pool_.workers() > 0 && pool_.waiting() >= kMainBacklog) {
-        try {
-          characters_[i]->model().evaluate(jobs_[0], table);
-        } catch (...) {
-          pool_.fail(std::current_exception());  // rethrown by finish(), as a job's error is
-        }
-      } else {
-        order_[queued++] = static_cast<uint32_t>(i);
-        pool_.queued(queued);
-      }
+      pool_.queued(i + 1);
     }
   } catch (...) {
     pool_.cancel();
     throw;
   }
-  pool_.finish(queued);
+  pool_.finish();
   // Every thread's scratch as large as the largest: a worker the OS has not run during a frame
   // yet (the main thread took every job) must not allocate when it first does (no allocation
-  // per frame; on a busy machine the main thread may run a whole frame's jobs itself).
+  // per frame; the main thread drains from the back, so on a busy machine this happens).
   size_t joints = 0, ops = 0;
   for (const PoseJob& j : jobs_)
     joints = std::max(joints, j.pose.capacity()), ops = std::max(ops, j.operations.capacity());

@@ -168,11 +168,7 @@ class Crowd {
 
  private:
   AnimJobThreadSystem pool_;
-  // The workers' queue lags this many jobs behind the main thread's updates at most: past it
-  // the main thread evaluates the character it has just updated itself.
-  static constexpr size_t kMainBacklog = 32;
   std::vector<PoseJob> jobs_;  // one per thread: [0] the main thread, [k] worker k
-  std::vector<uint32_t> order_;  // the frame's queue: job k evaluates character order_[k]
   uint64_t frame_ = 0;         // frames run (the pose jobs' PoseJob::frame)
   std::vector<std::unique_ptr<Character>> characters_;
 };

@@ -16,11 +16,10 @@ namespace animkit::shadow_of_war {
 
 namespace {
 
-// Each counter gets its own cache line: the threads' compare-exchange on `untaken` must not evict the
+// Each counter gets its own cache line: the workers' fetch_add on `next` must not evict the
 // line the main thread writes `ready` to (false sharing).
 constexpr size_t kLine = 64;
 constexpr size_t kNone = AnimJobThreadSystem::kNone;
-constexpr size_t kAllQueued = size_t{1} << 63;
 
 // Waits until `flag` differs from `old`: a spin of up to `spins` pauses, then the futex wait of
 // std::atomic, counted in `sleepers` so the side that changes `flag` calls notify only when
@@ -66,9 +65,7 @@ struct AnimJobThreadSystem::Impl {
   // thread, whose cache holds its output and cursors (issue 29: on this VM a line written by
   // the other core costs 0.1-0.7 us).
   alignas(kLine) std::atomic<uint64_t> untaken{0};
-  // Jobs [0, ready & ~kAllQueued) are queued; kAllQueued is set once no other job will be (so
-  // the value changes, and wakes a worker waiting for a job past the frame's last).
-  alignas(kLine) std::atomic<size_t> ready{0};
+  alignas(kLine) std::atomic<size_t> ready{0};      // jobs [0, ready) are queued
   alignas(kLine) std::atomic<uint64_t> generation{0};  // bumped to start a frame (or stop)
   // Workers inside the current frame's drain. The main thread waits only for these: a worker
   // the OS has not run yet when the queue is empty would otherwise hold up the frame for a whole
@@ -118,16 +115,15 @@ struct AnimJobThreadSystem::Impl {
   // soon as it is queued (waiting for the whole run kept a worker asleep while the main thread
   // had queued its first jobs).
   void drain(size_t thread) {
-    size_t r = ready.load(std::memory_order_acquire), first, end;
+    size_t have = ready.load(std::memory_order_acquire), first, end;
     while (take(false, first, end)) {
       for (size_t i = first; i < end; ++i) {
-        while ((r & ~kAllQueued) <= i && !(r & kAllQueued)) {
-          await_change(ready, r, ready_sleepers, kFrameSpins);
-          r = ready.load(std::memory_order_acquire);
+        while (have <= i) {
+          await_change(ready, have, ready_sleepers, kFrameSpins);
+          have = ready.load(std::memory_order_acquire);
         }
-        const size_t have = r & ~kAllQueued;
-        if (have <= i || cancelled.load(std::memory_order_relaxed)) break;
-        run_job(i, i + 1 < std::min(end, have) ? i + 1 : kNone, i + 2 < have ? i + 2 : kNone,
+        if (cancelled.load(std::memory_order_relaxed)) break;
+        run_job(i, i + 1 < std::min(end, have) ? i + 1 : kNone, i + 2 < count ? i + 2 : kNone,
                 thread);
       }
     }
@@ -207,36 +203,14 @@ void AnimJobThreadSystem::queued(size_t n) {
   publish(p.ready, std::min(n, p.count), p.ready_sleepers);
 }
 
-size_t AnimJobThreadSystem::waiting() const {
-  const Impl& p = *impl_;
-  const size_t front = p.untaken.load(std::memory_order_relaxed) & 0xffffffffu;
-  const size_t ready = p.ready.load(std::memory_order_relaxed) & ~kAllQueued;
-  return ready > front ? ready - front : 0;
-}
-
-void AnimJobThreadSystem::fail(std::exception_ptr error) {
-  std::lock_guard<std::mutex> lock(impl_->error_mutex);
-  if (!impl_->error) impl_->error = std::move(error);
-}
-
 void AnimJobThreadSystem::cancel() {
   impl_->cancelled.store(true, std::memory_order_relaxed);
   finish();
 }
 
-void AnimJobThreadSystem::finish() { finish(impl_->count); }
-
-void AnimJobThreadSystem::finish(size_t total) {
+void AnimJobThreadSystem::finish() {
   Impl& p = *impl_;
-  if (total < p.count) {
-    // No job past `total` is taken from now on; a worker waiting for one is woken below.
-    for (uint64_t u = p.untaken.load(); (u >> 32) > total;)
-      if (p.untaken.compare_exchange_weak(u, Impl::pack(std::min<size_t>(u & 0xffffffffu, total),
-                                                        total)))
-        break;
-    p.count = total;
-  }
-  publish(p.ready, p.count | kAllQueued, p.ready_sleepers);
+  queued(p.count);
   p.drain_back();  // the main thread helps drain the queue
   // Every job is taken; wait for the workers still running theirs.
   p.closed.store(p.generation.load());

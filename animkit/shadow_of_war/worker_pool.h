@@ -7,7 +7,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <exception>
 #include <functional>
 #include <memory>
 
@@ -44,14 +43,6 @@ class AnimJobThreadSystem {
   void begin(size_t count, const Job& job, const Ahead* ahead = nullptr);
   void queued(size_t ready);
   void finish();
-  // finish() for a frame of `total` jobs (at most the count given to begin(), and at least every
-  // job already queued): jobs [total, count) were never queued and are not run.
-  void finish(size_t total);
-  // Jobs queued that no thread has taken yet: the calling thread runs a character's job itself
-  // when the workers fall this far behind (Crowd::frame).
-  size_t waiting() const;
-  // Records an error of work the calling thread did for the frame itself, as if a job threw it.
-  void fail(std::exception_ptr error);
   // Ends a frame whose producer failed: the jobs not yet started are skipped.
   void cancel();
   // begin(count, job), queued(count), finish().

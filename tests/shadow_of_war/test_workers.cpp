@@ -80,26 +80,6 @@ TEST(WorkerPool, JobsRunOnlyOnceQueued) {
   EXPECT_EQ(early.load(), 0);
 }
 
-// Crowd::frame queues fewer jobs than it began with (the characters the main thread evaluated
-// itself): finish(total) runs each of [0, total) once and none past it, and a worker that took a
-// run reaching past `total` and waits for those jobs is released (it used to wait for a `ready`
-// that no longer changed).
-TEST(WorkerPool, FinishWithFewerJobsRunsOnlyThoseQueued) {
-  for (int workers : {1, 2, 3, 4}) {
-    AnimJobThreadSystem pool(workers);
-    for (int round = 0; round < 200; ++round) {
-      const size_t count = 64 + round % 7, total = static_cast<size_t>(round % 50);
-      std::vector<std::atomic<int>> runs(count);
-      const AnimJobThreadSystem::Job job = [&](size_t i, size_t) { runs[i].fetch_add(1); };
-      pool.begin(count, job);
-      for (size_t n = 1; n <= total; ++n) pool.queued(n);
-      pool.finish(total);
-      for (size_t i = 0; i < count; ++i)
-        ASSERT_EQ(runs[i].load(), i < total ? 1 : 0) << workers << " " << round << " " << i;
-    }
-  }
-}
-
 TEST(WorkerPool, FirstExceptionIsRethrownAndCancelSkips) {
   AnimJobThreadSystem pool(2);
   EXPECT_THROW(pool.run(100,

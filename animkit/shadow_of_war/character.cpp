@@ -288,12 +288,12 @@ void Crowd::frame(float dt) {
   const AnimJobThreadSystem::Job job = [this, &table](size_t i, size_t thread) {
     characters_[i]->model().evaluate(jobs_[thread], table);
   };
-  // Before job i: the arrays of i + 1 and the object of i + 2, found through what the call
-  // before asked for, so a job's misses overlap the work of the one before. Only queued
-  // characters are read (the object is asked for by address alone).
-  const AnimJobThreadSystem::Ahead ahead = [this](size_t i, size_t queued, size_t) {
-    if (i + 2 < characters_.size()) characters_[i + 2]->model().prefetch_self();
-    if (i + 1 < queued) characters_[i + 1]->model().prefetch_arrays();
+  // Before job i: the arrays of the job this thread runs next and the object of the one after,
+  // found through what the call before asked for, so a job's misses overlap the work of the one
+  // before. Only queued characters are read (the later object is asked for by address alone).
+  const AnimJobThreadSystem::Ahead ahead = [this](size_t, size_t after, size_t later, size_t) {
+    if (later != AnimJobThreadSystem::kNone) characters_[later]->model().prefetch_self();
+    if (after != AnimJobThreadSystem::kNone) characters_[after]->model().prefetch_arrays();
   };
   // Spec, "Per frame": per model the main thread advances and submits (0x176348 queues the job
   // on the thread system), so a worker can evaluate a character while the next ones update.
@@ -313,6 +313,17 @@ void Crowd::frame(float dt) {
     throw;
   }
   pool_.finish();
+  // Every thread's scratch as large as the largest: a worker the OS has not run during a frame
+  // yet (the main thread took every job) must not allocate when it first does (no allocation
+  // per frame; the main thread drains from the back, so on a busy machine this happens).
+  size_t joints = 0, ops = 0;
+  for (const PoseJob& j : jobs_)
+    joints = std::max(joints, j.pose.capacity()), ops = std::max(ops, j.operations.capacity());
+  for (PoseJob& j : jobs_) {
+    j.pose.reserve(joints);
+    j.sample.reserve(joints);
+    j.operations.reserve(ops);
+  }
 }
 
 }  // namespace animkit::shadow_of_war

@@ -287,7 +287,9 @@ void sample_all(const Clip& clip, float time, KeyCursor& cursor, std::span<const
     other |= other_rest[1] | other_rest[2] | other_rest[3];
     sink.scales(base, lanes.scale, m, other);
   }
-  cursor.key = hot.k;  // the last channel located: where the next sample starts looking
+  // The last channel located: where the next sample starts looking (stored only when it moved:
+  // the tracker's line is the main thread's).
+  if (cursor.key != hot.k) cursor.key = hot.k;
 }
 
 template <class Sink>

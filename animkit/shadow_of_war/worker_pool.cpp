@@ -19,24 +19,52 @@ namespace {
 // Each counter gets its own cache line: the workers' fetch_add on `next` must not evict the
 // line the main thread writes `ready` to (false sharing).
 constexpr size_t kLine = 64;
+constexpr size_t kNone = AnimJobThreadSystem::kNone;
 
-// Waits until `flag` differs from `old`: a short spin (a job takes about a microsecond, so the
-// main thread usually queues the next run within it), then the futex wait of std::atomic.
+// Waits until `flag` differs from `old`: a spin of up to `spins` pauses, then the futex wait of
+// std::atomic, counted in `sleepers` so the side that changes `flag` calls notify only when
+// someone sleeps on it. libstdc++ keys its waiters by address in a table of 16 (addr >> 2) % 16
+// and every counter here is 64 bytes from the next, so they all share one entry: with the
+// table's own count a worker asleep on `generation` made every queued() of the frame a futex
+// syscall until it woke (issue 29: the 2-thread crowd's slow runs).
+// seq_cst on both sides: either the notifier sees the sleeper, or the sleeper sees the change.
 template <class T>
-void await_change(const std::atomic<T>& flag, T old) {
-  for (int spin = 0; spin < 256; ++spin) {
+void await_change(const std::atomic<T>& flag, T old, std::atomic<int>& sleepers, int spins) {
+  for (int spin = 0; spin < spins; ++spin) {
     if (flag.load(std::memory_order_acquire) != old) return;
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
 #endif
   }
-  while (flag.load(std::memory_order_acquire) == old) flag.wait(old, std::memory_order_acquire);
+  while (flag.load(std::memory_order_acquire) == old) {
+    sleepers.fetch_add(1);
+    flag.wait(old);
+    sleepers.fetch_sub(1);
+  }
 }
+
+template <class T>
+void publish(std::atomic<T>& flag, T value, const std::atomic<int>& sleepers) {
+  flag.store(value);
+  if (sleepers.load() != 0) flag.notify_all();
+}
+
+// A job takes about a microsecond and the main thread queues one every ~0.1 us, so a thread
+// waiting inside a frame waits briefly: spin for tens of microseconds before sleeping (a wake-up
+// on this VM costs more). Between frames a worker sleeps soon, leaving the core to others.
+constexpr int kFrameSpins = 8192;
+constexpr int kIdleSpins = 256;
 
 }  // namespace
 
 struct AnimJobThreadSystem::Impl {
-  alignas(kLine) std::atomic<size_t> next{0};       // the first job no thread has taken
+  // The jobs no thread has taken, [front, back) packed as front | back << 32: the workers take
+  // runs from the front as they are queued, the main thread (once it has queued every job) from
+  // the back, last job first. So the main thread evaluates the characters it updated last
+  // (still in its cache), and from frame to frame each character tends to stay with the same
+  // thread, whose cache holds its output and cursors (issue 29: on this VM a line written by
+  // the other core costs 0.1-0.7 us).
+  alignas(kLine) std::atomic<uint64_t> untaken{0};
   alignas(kLine) std::atomic<size_t> ready{0};      // jobs [0, ready) are queued
   alignas(kLine) std::atomic<uint64_t> generation{0};  // bumped to start a frame (or stop)
   // Workers inside the current frame's drain. The main thread waits only for these: a worker
@@ -45,34 +73,69 @@ struct AnimJobThreadSystem::Impl {
   // late worker to stay out; seq_cst on both sides makes one of them see the other.
   alignas(kLine) std::atomic<int> active{0};
   alignas(kLine) std::atomic<uint64_t> closed{0};
+  // Threads asleep on `ready`, on `active` (each on its own line: read by the notifier).
+  alignas(kLine) std::atomic<int> ready_sleepers{0};
+  alignas(kLine) std::atomic<int> active_sleepers{0};
   std::atomic<bool> cancelled{false};
   const Job* job = nullptr;
   const Ahead* ahead = nullptr;
   size_t count = 0;
-  size_t run_length = 1;  // jobs taken per fetch_add
+  size_t run_length = 1;  // jobs taken at once
   bool stop = false;
   std::mutex error_mutex;
   std::exception_ptr error;
   std::vector<std::thread> threads;
 
-  // Takes runs of jobs until every job is taken; waits for a run to be queued.
-  void drain(size_t thread) {
+  static uint64_t pack(size_t front, size_t back) { return front | uint64_t{back} << 32; }
+  // Takes a run of up to run_length jobs from the front (or the back): [first, end), false when
+  // none is left.
+  bool take(bool from_back, size_t& first, size_t& end) {
+    uint64_t u = untaken.load(std::memory_order_relaxed);
     for (;;) {
-      const size_t first = next.fetch_add(run_length, std::memory_order_relaxed);
-      if (first >= count) return;
-      const size_t end = std::min(count, first + run_length);
-      for (size_t have = ready.load(std::memory_order_acquire); have < end;
-           have = ready.load(std::memory_order_acquire))
-        await_change(ready, have);
+      const size_t front = u & 0xffffffffu, back = u >> 32;
+      if (front >= back) return false;
+      first = from_back ? back - std::min(run_length, back - front) : front;
+      end = from_back ? back : std::min(back, front + run_length);
+      const uint64_t v = from_back ? pack(front, first) : pack(end, back);
+      if (untaken.compare_exchange_weak(u, v, std::memory_order_relaxed)) return true;
+    }
+  }
+
+  void run_job(size_t i, size_t after, size_t later, size_t thread) {
+    try {
+      if (ahead) (*ahead)(i, after, later, thread);
+      (*job)(i, thread);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(error_mutex);
+      if (!error) error = std::current_exception();
+    }
+  }
+
+  // A worker: takes runs from the front until every job is taken; runs each job of a run as
+  // soon as it is queued (waiting for the whole run kept a worker asleep while the main thread
+  // had queued its first jobs).
+  void drain(size_t thread) {
+    size_t have = ready.load(std::memory_order_acquire), first, end;
+    while (take(false, first, end)) {
       for (size_t i = first; i < end; ++i) {
-        if (cancelled.load(std::memory_order_relaxed)) break;
-        try {
-          if (ahead) (*ahead)(i, end, thread);
-          (*job)(i, thread);
-        } catch (...) {
-          std::lock_guard<std::mutex> lock(error_mutex);
-          if (!error) error = std::current_exception();
+        while (have <= i) {
+          await_change(ready, have, ready_sleepers, kFrameSpins);
+          have = ready.load(std::memory_order_acquire);
         }
+        if (cancelled.load(std::memory_order_relaxed)) break;
+        run_job(i, i + 1 < std::min(end, have) ? i + 1 : kNone, i + 2 < count ? i + 2 : kNone,
+                thread);
+      }
+    }
+  }
+
+  // The main thread, every job queued: runs from the back, each from its last job down.
+  void drain_back() {
+    size_t first, end;
+    while (take(true, first, end)) {
+      for (size_t i = end; i-- > first;) {
+        if (cancelled.load(std::memory_order_relaxed)) break;
+        run_job(i, i > first ? i - 1 : kNone, i >= 2 ? i - 2 : kNone, 0);
       }
     }
   }
@@ -85,7 +148,7 @@ struct AnimJobThreadSystem::Impl {
       if (stop) return;
       active.fetch_add(1);
       if (closed.load() < seen) drain(thread);  // generations only grow
-      if (active.fetch_sub(1) == 1) active.notify_one();
+      if (active.fetch_sub(1) == 1 && active_sleepers.load() != 0) active.notify_all();
     }
   }
 };
@@ -118,16 +181,17 @@ AnimJobThreadSystem::~AnimJobThreadSystem() { stop_threads(); }
 
 void AnimJobThreadSystem::begin(size_t count, const Job& job, const Ahead* ahead) {
   Impl& p = *impl_;
+  if (count > 0xffffffffu) throw Error(fmt::format("{} jobs in one frame: at most 2^32 - 1", count));
   p.error = nullptr;
   p.job = &job;
   p.ahead = ahead;
   p.count = count;
-  // Runs of about 1/8 of a thread's share, at most 16 jobs: few enough fetch_adds, small enough
+  // Runs of about 1/8 of a thread's share, at most 16 jobs: few enough takes, small enough
   // that a worker the OS descheduled holds up little of the frame.
   p.run_length = std::clamp<size_t>(count / (8 * threads()), 1, 16);
   p.cancelled.store(false, std::memory_order_relaxed);
   p.ready.store(0, std::memory_order_relaxed);
-  p.next.store(0, std::memory_order_relaxed);
+  p.untaken.store(Impl::pack(0, count), std::memory_order_relaxed);
   if (workers_ > 0 && count > 1) {
     p.generation.fetch_add(1, std::memory_order_release);
     p.generation.notify_all();
@@ -136,8 +200,7 @@ void AnimJobThreadSystem::begin(size_t count, const Job& job, const Ahead* ahead
 
 void AnimJobThreadSystem::queued(size_t n) {
   Impl& p = *impl_;
-  p.ready.store(std::min(n, p.count), std::memory_order_release);
-  p.ready.notify_all();
+  publish(p.ready, std::min(n, p.count), p.ready_sleepers);
 }
 
 void AnimJobThreadSystem::cancel() {
@@ -148,10 +211,11 @@ void AnimJobThreadSystem::cancel() {
 void AnimJobThreadSystem::finish() {
   Impl& p = *impl_;
   queued(p.count);
-  p.drain(0);  // the main thread helps drain the queue
+  p.drain_back();  // the main thread helps drain the queue
   // Every job is taken; wait for the workers still running theirs.
   p.closed.store(p.generation.load());
-  for (int a = p.active.load(); a != 0; a = p.active.load()) await_change(p.active, a);
+  for (int a = p.active.load(); a != 0; a = p.active.load())
+    await_change(p.active, a, p.active_sleepers, kFrameSpins);
   p.job = nullptr;
   p.ahead = nullptr;
   if (p.error && !p.cancelled.load(std::memory_order_relaxed)) std::rethrow_exception(p.error);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 
@@ -17,7 +18,9 @@ class AnimJobThreadSystem {
  public:
   // job(index, thread): thread 0 is the calling thread, k in [1, workers] worker k.
   using Job = std::function<void(size_t index, size_t thread)>;
-  using Ahead = std::function<void(size_t index, size_t queued, size_t thread)>;
+  // ahead(index, after, later, thread): see begin().
+  using Ahead = std::function<void(size_t index, size_t after, size_t later, size_t thread)>;
+  static constexpr size_t kNone = SIZE_MAX;
 
   explicit AnimJobThreadSystem(int workers = kDefaultWorkers);
   ~AnimJobThreadSystem();
@@ -31,9 +34,12 @@ class AnimJobThreadSystem {
   // a worker may run job i as soon as n > i); finish() queues the rest, runs jobs on the calling
   // thread until none is left, waits for the workers and rethrows the first exception a job
   // threw. `job` must outlive finish(). Between begin() and finish() the calling thread may
-  // not touch what a queued job uses. `ahead`, when given, is called as ahead(i, queued, thread)
-  // just before job(i), where jobs [i, queued) are queued and run next on this thread: where a
-  // job asks for the memory of the ones after it (their data may be read).
+  // not touch what a queued job uses. `ahead`, when given, is called as
+  // ahead(i, after, later, thread) just before job(i): `after` is the job this thread runs next,
+  // queued (its data may be read), or kNone; `later` a job it may run after that, perhaps not
+  // yet queued (only its address may be used), or kNone. Where a job asks for the memory of the
+  // ones after it. The workers take jobs from the front as they are queued, the calling thread
+  // in finish() from the back; at most 2^32 - 1 jobs a frame.
   void begin(size_t count, const Job& job, const Ahead* ahead = nullptr);
   void queued(size_t ready);
   void finish();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include "animkit/warriors/clock.h"
 #include "animkit/warriors/quat_lanes.h"
@@ -58,6 +59,68 @@ PlayClip::Range append_channel(PlayClip& p, const Channel& c, bool rotation) {
   if (k + 1 >= end) return lanes::load(values[k]);
   const float t = (frame - times[k].start) / times[k].next_delta;
   return lanes::nlerp_lanes(lanes::load(values[k]), lanes::load(values[k + 1]), t);
+}
+// Four rotation channels' values at once (slots i .. i + 3 of the sampler), stored untagged:
+// SoA, a register holds one component of the four channels, and each lane does
+// rotation_lanes' operations in its order (its dots added ((x + y) + z) + w as lanes::dot, core
+// nlerp's sign test, normalize's test, 1 / sqrt and product), so every lane gives the float the
+// one-channel path gives. A held lane (its last key in force) keeps its key as rotation_lanes
+// does; its b is the key itself and its divisor 1 (a lane's result there is not used).
+[[gnu::always_inline]] inline void store_rotations_x4(const Quat* values,
+                                                      const PlayClip::KeyTime* times,
+                                                      const uint32_t* ends, const uint32_t* keys,
+                                                      float frame, const uint8_t* bones,
+                                                      WarPose& out) {
+  const __m128i bias = _mm_set1_epi32(INT32_MIN);  // unsigned k + 1 < end by a signed compare
+  const __m128i kv = _mm_loadu_si128(reinterpret_cast<const __m128i*>(keys));
+  const __m128i ev = _mm_loadu_si128(reinterpret_cast<const __m128i*>(ends));
+  const __m128i moving_i = _mm_cmpgt_epi32(_mm_xor_si128(ev, bias),
+                                           _mm_xor_si128(_mm_add_epi32(kv, _mm_set1_epi32(1)), bias));
+  alignas(16) uint32_t kb[4];
+  _mm_store_si128(reinterpret_cast<__m128i*>(kb), _mm_sub_epi32(kv, moving_i));  // k + moving
+  const __m128 moving = _mm_castsi128_ps(moving_i);
+  __m128 ax = lanes::load(values[keys[0]]), ay = lanes::load(values[keys[1]]),
+         az = lanes::load(values[keys[2]]), aw = lanes::load(values[keys[3]]);
+  _MM_TRANSPOSE4_PS(ax, ay, az, aw);
+  __m128 bx = lanes::load(values[kb[0]]), by = lanes::load(values[kb[1]]),
+         bz = lanes::load(values[kb[2]]), bw = lanes::load(values[kb[3]]);
+  _MM_TRANSPOSE4_PS(bx, by, bz, bw);
+  const auto pair = [times](uint32_t k0, uint32_t k1) {  // [start0 delta0 start1 delta1]
+    return _mm_loadh_pi(_mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(&times[k0]))),
+                        reinterpret_cast<const __m64*>(&times[k1]));
+  };
+  const __m128 t01 = pair(keys[0], keys[1]), t23 = pair(keys[2], keys[3]);
+  const __m128 one = _mm_set1_ps(1.f);
+  const __m128 start = _mm_shuffle_ps(t01, t23, _MM_SHUFFLE(2, 0, 2, 0));
+  const __m128 delta = _mm_or_ps(_mm_and_ps(moving, _mm_shuffle_ps(t01, t23, _MM_SHUFFLE(3, 1, 3, 1))),
+                                 _mm_andnot_ps(moving, one));
+  const __m128 t = _mm_div_ps(_mm_sub_ps(_mm_set1_ps(frame), start), delta);
+  const auto mul = [](__m128 x, __m128 y) { return _mm_mul_ps(x, y); };
+  const auto add = [](__m128 x, __m128 y) { return _mm_add_ps(x, y); };
+  // core nlerp: s = dot(a, b) < 0 ? -t : t; a (1 - t) + b s; normalize.
+  const __m128 d = add(add(add(mul(ax, bx), mul(ay, by)), mul(az, bz)), mul(aw, bw));
+  const __m128 s = _mm_xor_ps(t, _mm_and_ps(_mm_cmplt_ps(d, _mm_setzero_ps()), _mm_set1_ps(-0.f)));
+  const __m128 wa = _mm_sub_ps(one, t);
+  const __m128 qx = add(mul(ax, wa), mul(bx, s)), qy = add(mul(ay, wa), mul(by, s)),
+               qz = add(mul(az, wa), mul(bz, s)), qw = add(mul(aw, wa), mul(bw, s));
+  const __m128 n2 = add(add(add(mul(qx, qx), mul(qy, qy)), mul(qz, qz)), mul(qw, qw));
+  const __m128 ok = _mm_and_ps(_mm_cmpgt_ps(n2, _mm_setzero_ps()),
+                               _mm_cmplt_ps(n2, _mm_set1_ps(INFINITY)));
+  const __m128 inv = _mm_div_ps(one, _mm_sqrt_ps(n2));
+  // Normalised where ok, else the identity (0, 0, 0, 1); a held lane keeps a.
+  const auto pick = [moving, ok, one](__m128 v, __m128 a, bool w) {
+    __m128 r = _mm_and_ps(ok, v);
+    if (w) r = _mm_or_ps(r, _mm_andnot_ps(ok, one));
+    return _mm_or_ps(_mm_and_ps(moving, r), _mm_andnot_ps(moving, a));
+  };
+  __m128 rx = pick(mul(qx, inv), ax, false), ry = pick(mul(qy, inv), ay, false),
+         rz = pick(mul(qz, inv), az, false), rw = pick(mul(qw, inv), aw, true);
+  ry = _mm_and_ps(ry, _mm_castsi128_ps(_mm_set1_epi32(~1)));  // the tag cleared (store_untagged)
+  _MM_TRANSPOSE4_PS(rx, ry, rz, rw);
+  _mm_storeu_ps(&out.rotations[bones[0]].x, rx);
+  _mm_storeu_ps(&out.rotations[bones[1]].x, ry);
+  _mm_storeu_ps(&out.rotations[bones[2]].x, rz);
+  _mm_storeu_ps(&out.rotations[bones[3]].x, rw);
 }
 // A position channel's value (channel_value's position path: core lerp, a + (b - a) t in each
 // lane, w 0) in a register.
@@ -128,7 +191,17 @@ ANIMKIT_WARRIORS_AVX2_CLONE uint64_t sample_keys(const PlayClip& p, const uint32
   const Quat* values = p.values.data();
   const PlayClip::KeyTime* times = p.key_times.data();
   const int slot_count = p.slot_count;
-  for (int i = 0; i < slot_count; ++i) {
+  int first = 0;
+#if defined(__SSE2__)
+  // The first four slots at once when they are four body bones' rotations: the slots rise, so
+  // slot 0 above 0 and slot 3 below kNumBones make slots 0-3 body bones (a clip with bone 0's
+  // channel takes the loop alone). The loop then goes on from slot 4.
+  if (slot_count >= 4 && p.slots[0] > 0 && p.slots[3] < kNumBones) {
+    store_rotations_x4(values, times, p.slot_ends.data(), keys, frame, p.slots.data(), out);
+    first = 4;
+  }
+#endif
+  for (int i = first; i < slot_count; ++i) {
     const int b = p.slots[i];
     [[maybe_unused]] const PlayClip::Range& r = p.slot_ranges[i];
     if (b > 0 && b < kNumBones) {

@@ -299,8 +299,11 @@ TEST(WarriorsSpeed, SampledRotationsAreTheCoreNlerp) {
           (frame - static_cast<float>(clip.starts[k])) / static_cast<float>(clip.deltas[k + 1]);
       return lerp(Vec3{a.x, a.y, a.z}, Vec3{c.x, c.y, c.z}, t);
     };
-    for (int n = 0; n < 50; ++n) {
-      const float frame = 60.f * u(rng) + 10.f;
+    // Past the last keys (held) and before the first: there t is far below 0, and at -1e20 the
+    // squared length overflows (nlerp's identity). The sampler takes four channels at once.
+    constexpr float kFar[] = {-1e20f, -3e19f, -1e18f, -3.f, -0.5f};
+    for (int n = 0; n < 55; ++n) {
+      const float frame = n < 50 ? 60.f * u(rng) + 10.f : kFar[n - 50];
       const float rate = n % 3 == 0 ? 1.f : n % 3 == 1 ? 0.8f : 0.f;
       WarPose got;
       sample_clip(clip, frame, rate, ctx, got);
@@ -326,7 +329,7 @@ TEST(WarriorsSpeed, SampledRotationsAreTheCoreNlerp) {
       }
     }
   }
-  EXPECT_EQ(checked, 40 * 50 * 5);
+  EXPECT_EQ(checked, 40 * 55 * 5);
 }
 
 // Issue 25 item 5's shortcuts against the rules written out: a cursor stepped to frames in any

@@ -11,7 +11,7 @@ set(ANIMKIT_PUBLIC_core
 set(ANIMKIT_PUBLIC_gltf export.h import.h)
 set(ANIMKIT_PUBLIC_c animkit.h)
 set(ANIMKIT_PUBLIC_warriors
-  module.h document.h container.h clip.h character.h pose.h cursor.h tasks.h instance.h scenario.h)
+  module.h document.h container.h clip.h character.h pose.h cursor.h tasks.h clock.h instance.h scenario.h)
 set(ANIMKIT_PUBLIC_monster_hunter
   module.h document.h play.h playback.h clip.h key_list.h pack.h skeleton.h pac.h pmo.h tmh.h)
 set(ANIMKIT_PUBLIC_call_of_duty

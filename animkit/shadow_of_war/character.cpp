@@ -75,10 +75,8 @@ void prefetch_bytes(const void* p, size_t bytes, bool write = false) {
 }
 }  // namespace
 
-void ModelAnimation::prefetch_self() const { prefetch_bytes(this, sizeof(*this)); }
-
 void ModelAnimation::prefetch_arrays() const {
-  prefetch_bytes(blend_entries.data(), blend_entries.size() * sizeof(BlendEntry));
+  prefetch_bytes(blend_entries.data(), blend_entries.size() * sizeof(BlendEntry), true);
   prefetch_bytes(trackers.data(), trackers.size() * sizeof(Tracker), true);
   output.prefetch();
   prefetch_bytes(operations.data(), operations.capacity() * sizeof(Operation), true);
@@ -112,12 +110,10 @@ void Character::prefetch_hot() const {
   prefetch_bytes(self, static_cast<size_t>(reinterpret_cast<const char*>(&model_name) - self));
 }
 
-void Character::prefetch_update_arrays() const {
+void Character::prefetch_frame_arrays() const {
   prefetch_bytes(values_.data(), values_.size() * sizeof(float));
   prefetch_bytes(graph_tracks_.data(), graph_tracks_.size() * sizeof(GraphTrack), true);
-  prefetch_bytes(model_.trackers.data(), model_.trackers.size() * sizeof(Tracker), true);
-  prefetch_bytes(model_.blend_entries.data(), model_.blend_entries.size() * sizeof(BlendEntry),
-                 true);
+  model_.prefetch_arrays();
 }
 
 std::vector<std::string> Character::take_errors() { return std::exchange(errors_, {}); }
@@ -280,39 +276,29 @@ std::vector<std::string> Character::playing_clip_hints() const {
 }
 
 void Crowd::frame(float dt) {
-  const OperationTable& table = *operations;
   // Clips change between frames, not during one: the jobs' clip layouts hold for this frame.
   ++frame_;
   for (PoseJob& j : jobs_) j.frame = frame_;
-  // Two pointers: within std::function's inline buffer, so no allocation per frame.
-  const AnimJobThreadSystem::Job job = [this, &table](size_t i, size_t thread) {
-    characters_[i]->model().evaluate(jobs_[thread], table);
+  dt_ = dt;
+  // Spec, "Per frame": per model, advance and submit (0x1760A8), then the pose job (0x1B0EE4).
+  // A character's frame reads and writes only its own state and the shared, unchanging graph and
+  // clips, so the whole of it runs on whichever thread takes the character (README, Choices
+  // 12h): its memory is fetched once and never crosses to the other core, and the result is the
+  // spec's order, bit for bit, for any number of threads. One pointer: within std::function's
+  // inline buffer, so no allocation per frame.
+  const AnimJobThreadSystem::Job job = [this](size_t i, size_t thread) {
+    Character& c = *characters_[i];
+    c.update(dt_);
+    c.model().evaluate(jobs_[thread], *operations);
   };
-  // Before job i: the arrays of the job this thread runs next and the object of the one after,
-  // found through what the call before asked for, so a job's misses overlap the work of the one
-  // before. Only queued characters are read (the later object is asked for by address alone).
+  // Before character i: the arrays of the one this thread runs next and the object of the one
+  // after, found through what the call before asked for, so a character's misses overlap the
+  // work of the one before (each character's arrays are elsewhere on the heap).
   const AnimJobThreadSystem::Ahead ahead = [this](size_t, size_t after, size_t later, size_t) {
-    if (later != AnimJobThreadSystem::kNone) characters_[later]->model().prefetch_self();
-    if (after != AnimJobThreadSystem::kNone) characters_[after]->model().prefetch_arrays();
+    if (later != AnimJobThreadSystem::kNone) characters_[later]->prefetch_hot();
+    if (after != AnimJobThreadSystem::kNone) characters_[after]->prefetch_frame_arrays();
   };
-  // Spec, "Per frame": per model the main thread advances and submits (0x176348 queues the job
-  // on the thread system), so a worker can evaluate a character while the next ones update.
-  pool_.begin(characters_.size(), job, &ahead);
-  try {
-    // Ahead of update i: the object of i + 8 and the arrays of i + 4 (their addresses are in the
-    // object asked for four updates before), so the misses overlap the updates between.
-    const size_t n = characters_.size();
-    for (size_t i = 0; i < n; ++i) {
-      if (i + 8 < n) characters_[i + 8]->prefetch_hot();
-      if (i + 4 < n) characters_[i + 4]->prefetch_update_arrays();
-      characters_[i]->update(dt);
-      pool_.queued(i + 1);
-    }
-  } catch (...) {
-    pool_.cancel();
-    throw;
-  }
-  pool_.finish();
+  pool_.run(characters_.size(), job, &ahead);
   // Every thread's scratch as large as the largest: a worker the OS has not run during a frame
   // yet (the main thread took every job) must not allocate when it first does (no allocation
   // per frame; the main thread drains from the back, so on a busy machine this happens).

@@ -1,7 +1,7 @@
 // A character's animation (spec: "Clip trackers", "Per frame", "The behaviour state of a
 // character"): the model animation instance M (trackers, blend entries, the pose job), the
 // behaviour state pointing into a shared graph, and the crowd that runs the frame: per character
-// on the main thread behaviour -> advance -> submit, then the pose jobs on the worker threads.
+// behaviour -> advance -> submit -> the pose job, each character on one of the crowd's threads.
 #pragma once
 
 #include <map>
@@ -40,10 +40,8 @@ struct ModelAnimation {
   void submit();
   // The pose job (0x1B0EE4) on whichever thread takes it, in that thread's `job` (its scratch).
   void evaluate(PoseJob& job, const OperationTable& table = default_operation_table());
-  // Ask for what evaluate() reads and writes ahead of it, in the order the pointers are found
-  // (in a crowd each character's arrays are elsewhere in memory; issue 15, item 7): this object,
-  // then the arrays it points to (entries, trackers, output).
-  void prefetch_self() const;
+  // Ask for the arrays evaluate() reads and writes ahead of it (in a crowd each character's
+  // arrays are elsewhere in memory; issue 15, item 7): entries, trackers, output, operations.
   void prefetch_arrays() const;
 };
 
@@ -105,10 +103,11 @@ class Character {
   // declared before the cold ones (issue 29: a hot / cold split, so a crowd frame streams one
   // part of the object), the values and the graph's side of the trackers.
   size_t frame_bytes() const;
-  // Ask for what update() reads and writes ahead of it (Crowd::frame walks thousands of
-  // characters, each elsewhere in memory): the object's hot part, then the arrays it points to.
+  // Ask for what a frame of this character reads and writes ahead of it (Crowd::frame walks
+  // thousands of characters, each elsewhere in memory): the object's hot part (the model inside
+  // it), then, once that has come, the arrays it points to (update's and the pose job's).
   void prefetch_hot() const;
-  void prefetch_update_arrays() const;
+  void prefetch_frame_arrays() const;
 
  private:
   // The graph's side of a tracker: its state and the time the graph has run it (the tracker
@@ -152,10 +151,11 @@ class Character {
   std::vector<std::string> errors_;
 };
 
-// Runs frames over characters: behaviour and submission on the calling (main) thread in
-// character order, each pose job queued as its character is submitted and taken by the worker
-// pool (the main thread drains the rest). Results do not depend on the number of workers: each
-// job reads its own entries and writes its own pose; the scratch is per thread.
+// Runs frames over characters on the worker pool and the calling (main) thread: each character's
+// whole frame (behaviour, advance, submit, then its pose job) on the thread that takes it.
+// Results do not depend on the number of workers: a character's frame reads only its own state
+// and the shared graph and clips, which no frame changes, and writes only its own state; the
+// pose job's scratch is per thread (README, Choices 12h).
 class Crowd {
  public:
   explicit Crowd(int workers = kDefaultWorkers)
@@ -170,6 +170,7 @@ class Crowd {
   AnimJobThreadSystem pool_;
   std::vector<PoseJob> jobs_;  // one per thread: [0] the main thread, [k] worker k
   uint64_t frame_ = 0;         // frames run (the pose jobs' PoseJob::frame)
+  float dt_ = 0;               // this frame's step (read by the jobs)
   std::vector<std::unique_ptr<Character>> characters_;
 };
 

@@ -83,7 +83,8 @@ struct AnimJobThreadSystem::Impl {
   size_t run_length = 1;  // jobs taken at once
   bool stop = false;
   std::mutex error_mutex;
-  std::exception_ptr error;
+  std::exception_ptr error;  // of the lowest job index that threw: error_job
+  size_t error_job = 0;
   std::vector<std::thread> threads;
 
   static uint64_t pack(size_t front, size_t back) { return front | uint64_t{back} << 32; }
@@ -107,7 +108,7 @@ struct AnimJobThreadSystem::Impl {
       (*job)(i, thread);
     } catch (...) {
       std::lock_guard<std::mutex> lock(error_mutex);
-      if (!error) error = std::current_exception();
+      if (!error || i < error_job) error = std::current_exception(), error_job = i;
     }
   }
 
@@ -221,8 +222,8 @@ void AnimJobThreadSystem::finish() {
   if (p.error && !p.cancelled.load(std::memory_order_relaxed)) std::rethrow_exception(p.error);
 }
 
-void AnimJobThreadSystem::run(size_t count, const Job& job) {
-  begin(count, job);
+void AnimJobThreadSystem::run(size_t count, const Job& job, const Ahead* ahead) {
+  begin(count, job, ahead);
   finish();
 }
 

@@ -1,6 +1,7 @@
-// The animation worker threads (spec: "Per frame", workers): pose jobs are queued on a pool of
-// worker threads (EngineAnimationJobThread1-3: three by default, configurable) as the main thread
-// submits them, and the main thread drains the same queue once it has submitted the last one.
+// The animation worker threads (spec: "Per frame", workers): jobs are queued on a pool of worker
+// threads (EngineAnimationJobThread1-3: three by default, configurable), either as the main
+// thread submits them or all at once, and the main thread drains the same queue once it has
+// queued the last one.
 // std::thread workers take runs of job indices from one shared atomic counter (README, Choices:
 // std threads rather than oneTBB, whose arena caps the workers at the core count).
 #pragma once
@@ -32,21 +33,21 @@ class AnimJobThreadSystem {
 
   // A frame of `count` jobs: begin(); queued(n) each time jobs [0, n) are ready (n only grows;
   // a worker may run job i as soon as n > i); finish() queues the rest, runs jobs on the calling
-  // thread until none is left, waits for the workers and rethrows the first exception a job
-  // threw. `job` must outlive finish(). Between begin() and finish() the calling thread may
-  // not touch what a queued job uses. `ahead`, when given, is called as
-  // ahead(i, after, later, thread) just before job(i): `after` is the job this thread runs next,
-  // queued (its data may be read), or kNone; `later` a job it may run after that, perhaps not
-  // yet queued (only its address may be used), or kNone. Where a job asks for the memory of the
-  // ones after it. The workers take jobs from the front as they are queued, the calling thread
-  // in finish() from the back; at most 2^32 - 1 jobs a frame.
+  // thread until none is left, waits for the workers and rethrows the exception of the lowest
+  // job index that threw (the same one for any number of workers). `job` must outlive finish().
+  // Between begin() and finish() the calling thread may not touch what a queued job uses.
+  // `ahead`, when given, is called as ahead(i, after, later, thread) just before job(i): `after`
+  // is the job this thread runs next, queued (its data may be read), or kNone; `later` a job it
+  // may run after that, perhaps not yet queued (only its address may be used), or kNone. Where a
+  // job asks for the memory of the ones after it. The workers take jobs from the front as they
+  // are queued, the calling thread in finish() from the back; at most 2^32 - 1 jobs a frame.
   void begin(size_t count, const Job& job, const Ahead* ahead = nullptr);
   void queued(size_t ready);
   void finish();
   // Ends a frame whose producer failed: the jobs not yet started are skipped.
   void cancel();
-  // begin(count, job), queued(count), finish().
-  void run(size_t count, const Job& job);
+  // begin(count, job, ahead), finish(): every job queued at once.
+  void run(size_t count, const Job& job, const Ahead* ahead = nullptr);
 
  private:
   void stop_threads();  // wakes, stops and joins every worker started

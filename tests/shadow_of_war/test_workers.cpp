@@ -143,6 +143,60 @@ TEST(Workers, IdenticalPosesAndTracesWith0_1_2And4Workers) {
   EXPECT_NE(traces[0].find("\"ragdoll\""), std::string::npos);
 }
 
+// Spec, "Per frame": per model the main thread advances and submits, and the pose jobs run after
+// the submission. The crowd runs each character's whole frame on the thread that takes it
+// (README, Choices 12h); every pose bit and plan must be what the spec's order gives: every
+// character updated first, in order, then every pose job on one thread.
+TEST(Workers, EachCharacterOnOneThreadGivesTheSpecsOrder) {
+  const Json s = crowd_scenario(48, 0);
+  PoseJob job;
+  for (int workers : {0, 1, 3}) {
+    Scene crowd = scene_from_json(s, ".", workers);
+    Scene reference = scene_from_json(s, ".", 0);
+    auto& cs = crowd.crowd->characters();
+    auto& rs = reference.crowd->characters();
+    ASSERT_EQ(cs.size(), rs.size());
+    size_t differ = 0, blends = 0;
+    for (int f = 0; f < 400; ++f) {
+      for (size_t i = 0; i < cs.size(); ++i) {
+        const int phase = static_cast<int>((f + 13 * i) % 150);
+        const float speed = phase == 0 ? 3.f : phase == 75 ? 0.f : -1.f;
+        if (speed >= 0) cs[i]->set_value("speed", speed), rs[i]->set_value("speed", speed);
+      }
+      crowd.crowd->frame(1.f / 60);
+      for (auto& c : rs) c->update(1.f / 60);
+      job.frame = 0;  // no clip layouts: the general sampler path
+      for (auto& c : rs) c->model().evaluate(job);
+      for (size_t i = 0; i < cs.size(); ++i) {
+        const ModelAnimation& a = cs[i]->model();
+        const ModelAnimation& b = rs[i]->model();
+        differ += !same_bits(a.output.transforms(), b.output.transforms()) ||
+                  a.operations != b.operations;
+        blends += a.operations.size() > 2;
+      }
+    }
+    EXPECT_EQ(differ, 0u) << workers << " workers";
+    EXPECT_GT(blends, 1000u);  // cross-fades were part of it
+  }
+}
+
+// The failure a frame reports is the same for any number of workers: the lowest job's.
+TEST(WorkerPool, LowestFailingJobIsRethrown) {
+  for (int workers : {0, 1, 2, 4}) {
+    AnimJobThreadSystem pool(workers);
+    for (int round = 0; round < 20; ++round) {
+      try {
+        pool.run(500, [](size_t i, size_t) {
+          if (i % 97 == 41) throw Error(fmt::format("job {}", i));
+        });
+        FAIL() << "no error";
+      } catch (const Error& e) {
+        EXPECT_EQ(e.message(), "job 41") << workers << " workers";
+      }
+    }
+  }
+}
+
 // The pose job skips operations whose result a later one overwrites (README, Choices 12a). A
 // table that is not the default one runs every operation: both outputs must match bit for bit
 // on every plan shape (weights 0, 0.5, 1, above 1 and NaN; weight sets; entries without a clip).

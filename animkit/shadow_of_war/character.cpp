@@ -302,13 +302,17 @@ void Crowd::frame(float dt) {
   // Every thread's scratch as large as the largest: a worker the OS has not run during a frame
   // yet (the main thread took every job) must not allocate when it first does (no allocation
   // per frame; the main thread drains from the back, so on a busy machine this happens).
-  size_t joints = 0, ops = 0;
-  for (const PoseJob& j : jobs_)
-    joints = std::max(joints, j.pose.capacity()), ops = std::max(ops, j.operations.capacity());
+  size_t joints = 0, ops = 0, rows = 0;
+  for (const PoseJob& j : jobs_) {
+    joints = std::max(joints, j.pose.capacity());
+    ops = std::max(ops, j.operations.capacity());
+    rows = std::max(rows, j.layouts.row_capacity());
+  }
   for (PoseJob& j : jobs_) {
     j.pose.reserve(joints);
     j.sample.reserve(joints);
     j.operations.reserve(ops);
+    j.layouts.reserve_rows(rows);
   }
 }
 

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "animkit/core/sampling_job.h"
 #include "animkit/shadow_of_war/rotation_lanes.h"
@@ -192,6 +193,82 @@ template <bool kFull>
   return not_one(s);
 }
 
+// sample_all into an output pose from the clip's rows (ClipLayout, made for this rest pose):
+// the rest pose's translations copied whole from the layout's image, each block of lanes whose
+// joints are all plain read from the two key rows, the other blocks gathered lane by lane as
+// sample_all does; the other joints (the root's keys, joints past the clip) as sample_all does.
+// The same floats: the same key pair, fraction and lane arithmetic.
+template <bool kFull>
+void sample_rows(const Clip& clip, float time, KeyCursor& cursor, std::span<const Transform> rest,
+                 const OutputSink& sink, const ClipLayout& layout) {
+  constexpr size_t kStride = OutputSink::kStride;
+  static_assert(kRotationChunk == 64 && kRotationLanePad == 8);
+  char* const out = sink.out;
+  const size_t m = layout.joints;  // rest.size(), at most 64
+  Lanes lanes;
+  Pair p;
+  p.k = cursor.key;
+  Pair shared = p, vectors = p;
+  locate(*layout.times, time, p.k, shared);
+  Pair hot = shared;  // a hint for the other joints, and for the next sample
+  const bool lerp = shared.lerp_keys != SIZE_MAX;
+  const float plain_s = lerp ? shared.s : 0.f, plain_held = lerp ? 0.f : 1.f;
+  std::memcpy(out, layout.image[kFull], m * kStride);
+  const size_t mk = std::min(clip.joints.size(), m);
+  const uint64_t all = m == 64 ? ~uint64_t{0} : (uint64_t{1} << m) - 1;
+  const uint64_t in_clip = mk == 64 ? ~uint64_t{0} : (uint64_t{1} << mk) - 1;
+  const uint64_t plain = layout.plain;  // within the clip's joints (make_rows)
+  // The blocks of lanes with a joint that is not plain: copied from the rows, then those joints
+  // written over.
+  const size_t row = size_t{shared.k} * layout.width * 4;
+  const float* const a_row = layout.rows + row;
+  const float* const b_row = a_row + (lerp ? layout.width * 4 : 0);
+  for (uint64_t blocks = ~layout.row_blocks & layout.blocks; blocks; blocks &= blocks - 1) {
+    const size_t first = static_cast<size_t>(std::countr_zero(blocks)) * kRotationLanePad;
+    std::memcpy(lanes.a + 4 * first, a_row + 4 * first, 4 * kRotationLanePad * sizeof(float));
+    std::memcpy(lanes.b + 4 * first, b_row + 4 * first, 4 * kRotationLanePad * sizeof(float));
+    std::fill_n(lanes.s + first, kRotationLanePad, plain_s);
+    std::fill_n(lanes.held + first, kRotationLanePad, plain_held);
+  }
+  const JointTracks* tracks = clip.joints.data();
+  uint32_t other = 0;
+  uint64_t keyed = 0;  // joints whose translation or scale has keys
+  for (uint64_t bits = in_clip & ~plain; bits; bits &= bits - 1) {
+    const size_t i = static_cast<size_t>(std::countr_zero(bits));
+    const JointTracks& jt = tracks[i];
+    if (!jt.translation.times.empty() || !jt.scale.times.empty()) {
+      other |= keyed_vectors<kFull>(jt, rest[i], time, vectors, out + i * kStride,
+                                    lanes.scale + 4 * i);
+      keyed |= uint64_t{1} << i;
+    }
+    const Track<Quat>& q = jt.rotation;
+    if (same_pair(q.times, time, hot, hot.lerp_keys) && q.interpolation == Interpolation::kNlerp) {
+      const Quat* v = q.values.data() + hot.k;
+      std::memcpy(lanes.a + 4 * i, v, sizeof(Quat));
+      std::memcpy(lanes.b + 4 * i, v + 1, sizeof(Quat));
+      lanes.s[i] = hot.s;
+      lanes.held[i] = 0;
+    } else {
+      p = hot;
+      rotation_lane(q, rest[i].rotation, time, p, lanes, i);
+      hot = p;
+    }
+  }
+  for (size_t i = mk; i < m; ++i) lanes.hold(i, rest[i].rotation);
+  // Lanes past m (padding) hold the rows' identity: computed, never stored.
+  const RotationRows rows{a_row, b_row, plain_s, plain_held, layout.row_blocks};
+  rotation_lanes(lanes.a, lanes.b, lanes.s, lanes.held, m, kFull,
+                 reinterpret_cast<float*>(out + 12), kStride / sizeof(float), rows);
+  if (other) {  // a keyed scale is not 1: every joint's scale is stored (the rest's are 1)
+    for (uint64_t bits = all & ~keyed; bits; bits &= bits - 1) {
+      const size_t i = static_cast<size_t>(std::countr_zero(bits));
+      lanes.scale[4 * i + 1] = lanes.scale[4 * i + 2] = lanes.scale[4 * i + 3] = 1.f;
+    }
+    sink.scales(0, lanes.scale, m, other);
+  }
+  if (cursor.key != hot.k) cursor.key = hot.k;
+}
+
 // Joints [0, joints): the clip's sampled, the rest pose past them. Per chunk of joints, each
 // joint's translation and scale, and its rotation's inputs gathered into a lane; then the lanes
 // interpolated together. The key pair found last is carried from channel to channel, one for
@@ -204,6 +281,10 @@ template <SampleStore kStore, class Sink>
 void sample_all(const Clip& clip, float time, KeyCursor& cursor, std::span<const Transform> rest,
                 size_t joints, const Sink& sink, const ClipLayout* layout) {
   constexpr bool kFull = kStore == SampleStore::kFullLayer;
+  if constexpr (std::is_same_v<Sink, OutputSink>) {
+    if (layout && layout->rows && layout->rest == rest.data() && layout->joints == joints)
+      return sample_rows<kFull>(clip, time, cursor, rest, sink, *layout);
+  }
   constexpr size_t kStride = Sink::kStride;
   char* const out = sink.out;
   Lanes lanes;
@@ -320,12 +401,20 @@ void sample_pose(const Clip& clip, float time, KeyCursor& cursor, std::span<cons
   sample_store(clip, time, cursor, rest, rest.size(), OutputSink(out), store, layout);
 }
 
-const ClipLayout& ClipLayouts::find(const Clip& clip, uint64_t frame) {
-  for (const ClipLayout& l : slots_)
-    if (l.clip == &clip && l.frame == frame) return l;
+const ClipLayout& ClipLayouts::find(const Clip& clip, uint64_t frame,
+                                    std::span<const Transform> rest) {
+  for (size_t slot = 0; slot < slots_.size(); ++slot) {
+    ClipLayout& l = slots_[slot];
+    if (l.clip != &clip || l.frame != frame) continue;
+    if (++l.uses == ClipLayout::kRowsAfterUses) make_rows(l, slot, rest);
+    return l;
+  }
   ClipLayout& l = slots_[next_];
   next_ = (next_ + 1) % slots_.size();
-  l = {&clip, frame, 0, nullptr};
+  l = ClipLayout{};
+  l.clip = &clip;
+  l.frame = frame;
+  l.uses = 1;
   const size_t n = std::min<size_t>(clip.joints.size(), 64);
   for (size_t j = 0; j < n; ++j) {
     const JointTracks& jt = clip.joints[j];
@@ -347,6 +436,56 @@ const ClipLayout& ClipLayouts::find(const Clip& clip, uint64_t frame) {
     l.plain |= uint64_t{1} << j;
   }
   return l;
+}
+
+// The rows of the plain joints and the rest pose's image (ClipLayout), for a pose of at most 64
+// joints; none when the rows would pass kMaxRowBytes (a long clip sampled by a few characters:
+// the gather is cheaper than the copy).
+void ClipLayouts::make_rows(ClipLayout& l, size_t slot, std::span<const Transform> rest) {
+  constexpr size_t kMaxRowBytes = size_t{256} << 10;
+  if (!l.plain || rest.empty() || rest.size() > 64 || l.clip->joints.size() > rest.size()) return;
+  const size_t keys = l.times->size();
+  const size_t width = (rest.size() + kRotationLanePad - 1) / kRotationLanePad * kRotationLanePad;
+  if (keys * width * sizeof(Quat) > kMaxRowBytes) return;
+  for (const Transform& r : rest)
+    if (not_one(r.scale)) return;
+  std::vector<float>& rows = rows_[slot];
+  rows.resize(keys * width * 4);  // within its capacity once grown
+  const Quat identity = Quat::identity();
+  for (size_t j = 0; j < width; ++j) {
+    const Quat* v = l.plain >> j & 1 ? l.clip->joints[j].rotation.values.data() : nullptr;
+    for (size_t k = 0; k < keys; ++k)
+      std::memcpy(rows.data() + (k * width + j) * 4, v ? v + k : &identity, sizeof(Quat));
+  }
+  for (int full = 0; full < 2; ++full) {
+    OutputPose::Joint* image = images_[full][slot].data();
+    for (size_t j = 0; j < rest.size(); ++j) {
+      const Vec3 t = rest[j].translation;
+      image[j].translation = full ? plus_zero(t) : t;
+      image[j].rotation = Quat::identity();  // written over by the sample
+    }
+    l.image[full] = image;
+  }
+  l.rows = rows.data();
+  l.width = static_cast<uint32_t>(width);
+  // Blocks of lanes whose joints are all plain (or padding) read the rows in rotation_lanes().
+  const uint64_t all = rest.size() == 64 ? ~uint64_t{0} : (uint64_t{1} << rest.size()) - 1;
+  for (size_t b = 0; b * kRotationLanePad < rest.size(); ++b) {
+    l.blocks |= uint64_t{1} << b;
+    if (!(all & ~l.plain & uint64_t{0xff} << (b * kRotationLanePad))) l.row_blocks |= uint64_t{1} << b;
+  }
+  l.rest = rest.data();
+  l.joints = rest.size();
+}
+
+size_t ClipLayouts::row_capacity() const {
+  size_t most = 0;
+  for (const std::vector<float>& r : rows_) most = std::max(most, r.capacity());
+  return most;
+}
+
+void ClipLayouts::reserve_rows(size_t floats) {
+  for (std::vector<float>& r : rows_) r.reserve(floats);
 }
 
 }  // namespace animkit::shadow_of_war

@@ -44,14 +44,38 @@ struct ClipLayout {
   uint64_t frame = 0;  // the frame it was read in (0: none)
   uint64_t plain = 0;  // bit j: joint j is plain
   const std::vector<float>* times = nullptr;  // the plain joints' rotation times
+  // Once a thread has sampled the clip kRowsAfterUses times in the frame (a crowd: the cost is
+  // shared by the characters playing it), its plain joints' rotations are copied key by key into
+  // rows: key k's row holds lanes [0, width), lane j joint j's values[k] when j is plain (else
+  // the identity), so rotation_lanes() reads a whole block of plain joints straight from two rows
+  // instead of gathering them joint by joint (the same floats). `image` is joints [0, joints) of
+  // an output pose as the rest pose `rest` leaves an unkeyed channel (raw, then + 0: kFullLayer),
+  // set only when every one of those joints' rest scales is exactly 1.
+  static constexpr uint32_t kRowsAfterUses = 4;
+  uint32_t uses = 0;
+  uint32_t width = 0;  // 0: no rows
+  const float* rows = nullptr;
+  uint64_t blocks = 0;      // bit b: lanes [8 b, 8 b + 8) hold joints
+  uint64_t row_blocks = 0;  // bit b: their joints are all plain (rotation_lanes reads the rows)
+  const Transform* rest = nullptr;
+  size_t joints = 0;
+  const OutputPose::Joint* image[2] = {nullptr, nullptr};
 };
-// A few clips' layouts per thread, read at a clip's first sample of a frame (no allocation).
+// A few clips' layouts per thread, read at a clip's first sample of a frame (no allocation once
+// the rows' storage has grown to the clips played).
 class ClipLayouts {
  public:
-  const ClipLayout& find(const Clip& clip, uint64_t frame);
+  // The clip's layout in `frame`, its rows and image (of `rest`) made at the kRowsAfterUses-th
+  // call of the frame.
+  const ClipLayout& find(const Clip& clip, uint64_t frame, std::span<const Transform> rest = {});
+  size_t row_capacity() const;
+  void reserve_rows(size_t floats);  // every slot's rows storage
 
  private:
+  void make_rows(ClipLayout& l, size_t slot, std::span<const Transform> rest);
   std::array<ClipLayout, 8> slots_{};
+  std::array<std::vector<float>, 8> rows_;
+  std::array<std::array<OutputPose::Joint, 64>, 8> images_[2];
   size_t next_ = 0;
 };
 

@@ -56,7 +56,7 @@ void sample_entry(PoseJob& job, const BlendEntry& e, std::span<Transform> out,
   if (e.clip) {
     if (!samplable(job, e)) unsamplable(job, e);
     sample_pose(*e.clip, e.time, *e.cursor, rest, out, store,
-                job.frame ? &job.layouts.find(*e.clip, job.frame) : nullptr);
+                job.frame ? &job.layouts.find(*e.clip, job.frame, rest) : nullptr);
   } else if (store == SampleStore::kRaw) {
     std::copy(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(out.size()), out.begin());
   } else {
@@ -210,7 +210,7 @@ void PoseJob::run(const OperationTable& table) {
         if (!samplable(*this, e)) unsamplable(*this, e);
         sample_pose(*e.clip, e.time, *e.cursor, skeleton->rest, *packed,
                     op.code == kOpSample ? SampleStore::kRaw : SampleStore::kFullLayer,
-                    frame ? &layouts.find(*e.clip, frame) : nullptr);
+                    frame ? &layouts.find(*e.clip, frame, skeleton->rest) : nullptr);
         return;
       }
     }

@@ -54,17 +54,22 @@ HWY_INLINE void StoreQuats(DF d, VF x, VF y, VF z, VF w, size_t count, float* ou
 #endif
 }
 
-void RotationLanes(const float* af, const float* bf, const float* s, const float* held,
-                   size_t count, bool full_layer, float* of, size_t stride) {
+// kRows: the blocks of `rows` read a and b from the rows, s and held from `rows`.
+template <bool kRows>
+HWY_INLINE void RotationLoop(const float* af, const float* bf, const float* s, const float* held,
+                             size_t count, bool full_layer, float* of, size_t stride,
+                             const RotationRows* rows) {
   const D d;
   const size_t lanes = hn::Lanes(d);
+  static_assert(kRotationLanePad % hn::MaxLanes(D()) == 0);
   const V zero = hn::Zero(d), one = hn::Set(d, 1.f);
   for (size_t i = 0; i < count; i += lanes) {
+    const bool from_rows = kRows && (rows->blocks >> (i / kRotationLanePad) & 1);
     V ax, ay, az, aw, bx, by, bz, bw;
-    hn::LoadInterleaved4(d, af + 4 * i, ax, ay, az, aw);
-    hn::LoadInterleaved4(d, bf + 4 * i, bx, by, bz, bw);
-    const V t = hn::LoadU(d, s + i);
-    const auto keep = hn::Gt(hn::LoadU(d, held + i), zero);
+    hn::LoadInterleaved4(d, (from_rows ? rows->a_row : af) + 4 * i, ax, ay, az, aw);
+    hn::LoadInterleaved4(d, (from_rows ? rows->b_row : bf) + 4 * i, bx, by, bz, bw);
+    const V t = from_rows ? hn::Set(d, rows->s) : hn::LoadU(d, s + i);
+    const auto keep = hn::Gt(from_rows ? hn::Set(d, rows->held) : hn::LoadU(d, held + i), zero);
     // nlerp(a, b, t): s = dot(a, b) < 0 ? -t : t, r = 1 - t, normalize(a * r + b * s).
     const V dot = hn::Add(hn::Add(hn::Add(hn::Mul(ax, bx), hn::Mul(ay, by)), hn::Mul(az, bz)),
                           hn::Mul(aw, bw));
@@ -90,6 +95,15 @@ void RotationLanes(const float* af, const float* bf, const float* s, const float
   }
 }
 
+void RotationLanes(const float* af, const float* bf, const float* s, const float* held,
+                   size_t count, bool full_layer, float* of, size_t stride,
+                   const RotationRows* rows) {
+  if (rows)
+    RotationLoop<true>(af, bf, s, held, count, full_layer, of, stride, rows);
+  else
+    RotationLoop<false>(af, bf, s, held, count, full_layer, of, stride, nullptr);
+}
+
 }  // namespace animkit::shadow_of_war::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -100,7 +114,13 @@ HWY_EXPORT(RotationLanes);
 
 void rotation_lanes(const float* a, const float* b, const float* s, const float* held,
                     size_t count, bool full_layer, float* out, size_t stride) {
-  HWY_DYNAMIC_DISPATCH(RotationLanes)(a, b, s, held, count, full_layer, out, stride);
+  HWY_DYNAMIC_DISPATCH(RotationLanes)(a, b, s, held, count, full_layer, out, stride, nullptr);
+}
+
+void rotation_lanes(const float* a, const float* b, const float* s, const float* held,
+                    size_t count, bool full_layer, float* out, size_t stride,
+                    const RotationRows& rows) {
+  HWY_DYNAMIC_DISPATCH(RotationLanes)(a, b, s, held, count, full_layer, out, stride, &rows);
 }
 
 }  // namespace animkit::shadow_of_war

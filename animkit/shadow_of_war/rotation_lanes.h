@@ -25,4 +25,17 @@ inline constexpr size_t kRotationLanePad = 8;  // the widest vector (AVX2: 8 flo
 void rotation_lanes(const float* a, const float* b, const float* s, const float* held, size_t count,
                     bool full_layer, float* out, size_t stride = 4);
 
+// Blocks of lanes whose a and b are read from a clip's key rows instead (ClipLayout): for lane j
+// of a block whose bit is set in `blocks` (bit j / kRotationLanePad), a[j] = a_row[j],
+// b[j] = b_row[j], s[j] = s and held[j] = held; the other blocks read the per-lane arrays. Same
+// floats as rotation_lanes() given those inputs.
+struct RotationRows {
+  const float* a_row;
+  const float* b_row;
+  float s, held;
+  uint64_t blocks;
+};
+void rotation_lanes(const float* a, const float* b, const float* s, const float* held, size_t count,
+                    bool full_layer, float* out, size_t stride, const RotationRows& rows);
+
 }  // namespace animkit::shadow_of_war

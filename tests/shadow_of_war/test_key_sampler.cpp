@@ -255,6 +255,71 @@ TEST(KeySampler, CrowdPosesMatchTheCoreJobs) {
   EXPECT_GT(samples, 100u);  // the dead, on their base clip alone
 }
 
+// The rows path (ClipLayout rows, made at a clip's kRowsAfterUses-th sample of a frame): an
+// output pose sampled from the rows and the rest pose's image holds the floats of the gathered
+// path, on skeletons of 1 to 64 joints (blocks of 8 lanes full, partial and padded), for clips
+// with a keyed root, joints of other times, step and other interpolations, scale keys (1 and not
+// 1), fewer joints than the skeleton, and times before, at, between and after the keys (NaN).
+TEST(KeySampler, RowsGiveTheGatheredFloats) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float times[] = {-1.f, 0.f, 0.0333333f, 0.21f, 0.5f, 0.99f, 1.f, 1.7f, nan, 0.05f};
+  size_t from_rows = 0, compared = 0;
+  for (int joints : {1, 7, 8, 9, 16, 34, 63, 64}) {
+    Skeleton sk = synthetic_skeleton(joints);
+    sk.rest[joints / 2].translation.x = -0.f;  // + 0 (kFullLayer) makes it +0
+    std::vector<Clip> clips;
+    clips.push_back(synthetic_clip("plain", sk, 1.f, true, 0.5f, 1));  // keyed root
+    Clip mixed = synthetic_clip("mixed", sk, 1.f, true, 0.3f, 2);
+    mixed.joints[0].translation = {};  // every joint plain...
+    if (joints > 3) mixed.joints[3].rotation.times[2] += 0.01f;  // ...but these
+    if (joints > 5) mixed.joints[5].rotation.interpolation = Interpolation::kStep;
+    if (joints > 6) mixed.joints[joints - 1].rotation = {};  // the rest pose
+    if (joints > 9) {
+      mixed.joints[9].scale.add(0.f, {1, 1, 1});
+      mixed.joints[9].scale.add(1.f, {1, 1.5f, 1});
+    }
+    clips.push_back(std::move(mixed));
+    if (joints > 2) {  // fewer joints than the skeleton: the rest past them
+      Clip narrow = synthetic_clip("narrow", synthetic_skeleton(joints - 2), 1.f, true, 0.4f, 1);
+      clips.push_back(std::move(narrow));
+    }
+    for (const Clip& clip : clips) {
+      for (SampleStore store : {SampleStore::kRaw, SampleStore::kFullLayer}) {
+        ClipLayouts layouts;
+        for (uint32_t use = 1; use < ClipLayout::kRowsAfterUses; ++use)
+          EXPECT_EQ(layouts.find(clip, 7, sk.rest).rows, nullptr);
+        const ClipLayout& layout = layouts.find(clip, 7, sk.rest);
+        // Rows for a clip with a plain joint (a one-joint skeleton's keyed root is not one).
+        ASSERT_EQ(layout.rows != nullptr, layout.plain != 0) << clip.name << " " << joints;
+        from_rows += layout.rows != nullptr;
+        for (float time : times) {
+          KeyCursor c1, c2;
+          OutputPose got;
+          sample_pose(clip, time, c1, sk.rest, got, store, &layout);
+          std::vector<Transform> want(sk.num_joints());
+          sample_pose(clip, time, c2, sk.rest, want, store);
+          EXPECT_TRUE(same_bits(got.transforms(), want))
+              << clip.name << " " << joints << " joints, time " << time;
+          ++compared;
+        }
+      }
+    }
+  }
+  EXPECT_GE(from_rows, 2u * (1 + 2 + 3 * 6));
+  EXPECT_GT(compared, 400u);
+  // No rows where they would not hold: a rest scale other than 1, or more than 64 joints.
+  Skeleton scaled = synthetic_skeleton(12);
+  scaled.rest[4].scale = {1, 1, 1.25f};
+  const Clip clip = synthetic_clip("plain", scaled, 1.f, true, 0.5f, 1);
+  const Skeleton wide = synthetic_skeleton(70);
+  const Clip wide_clip = synthetic_clip("wide", wide, 1.f, true, 0.5f, 1);
+  ClipLayouts layouts;
+  for (uint32_t use = 0; use < ClipLayout::kRowsAfterUses; ++use) {
+    EXPECT_EQ(layouts.find(clip, 3, scaled.rest).rows, nullptr);
+    EXPECT_EQ(layouts.find(wide_clip, 3, wide.rest).rows, nullptr);
+  }
+}
+
 // A crowd's pose jobs trust a clip's layout for one frame (ClipLayout): clips edited in memory
 // between frames (key times moved on one joint, scale keys added, key values changed, every
 // joint's times replaced, an interpolation changed) play the edit on the next frame, every

@@ -193,15 +193,17 @@ template <bool kFull>
   return not_one(s);
 }
 
-// sample_all into an output pose from the clip's rows (ClipLayout, made for this rest pose):
-// the rest pose's translations copied whole from the layout's image, each block of lanes whose
+// sample_all from the clip's rows (ClipLayout, made for this rest pose), into an output pose or
+// Transforms: the rest pose's translations (and scales, all 1) copied whole from the layout's
+// image, each block of lanes whose
 // joints are all plain read from the two key rows, the other blocks gathered lane by lane as
 // sample_all does; the other joints (the root's keys, joints past the clip) as sample_all does.
 // The same floats: the same key pair, fraction and lane arithmetic.
-template <bool kFull>
+template <bool kFull, class Sink>
 void sample_rows(const Clip& clip, float time, KeyCursor& cursor, std::span<const Transform> rest,
-                 const OutputSink& sink, const ClipLayout& layout) {
-  constexpr size_t kStride = OutputSink::kStride;
+                 const Sink& sink, const ClipLayout& layout) {
+  constexpr bool kOutput = std::is_same_v<Sink, OutputSink>;
+  constexpr size_t kStride = Sink::kStride;
   static_assert(kRotationChunk == 64 && kRotationLanePad == 8);
   char* const out = sink.out;
   const size_t m = layout.joints;  // rest.size(), at most 64
@@ -213,7 +215,10 @@ void sample_rows(const Clip& clip, float time, KeyCursor& cursor, std::span<cons
   Pair hot = shared;  // a hint for the other joints, and for the next sample
   const bool lerp = shared.lerp_keys != SIZE_MAX;
   const float plain_s = lerp ? shared.s : 0.f, plain_held = lerp ? 0.f : 1.f;
-  std::memcpy(out, layout.image[kFull], m * kStride);
+  if constexpr (kOutput)
+    std::memcpy(out, layout.image[kFull], m * kStride);
+  else
+    std::memcpy(out, layout.transforms[kFull], m * kStride);
   const size_t mk = std::min(clip.joints.size(), m);
   const uint64_t all = m == 64 ? ~uint64_t{0} : (uint64_t{1} << m) - 1;
   const uint64_t in_clip = mk == 64 ? ~uint64_t{0} : (uint64_t{1} << mk) - 1;
@@ -259,12 +264,19 @@ void sample_rows(const Clip& clip, float time, KeyCursor& cursor, std::span<cons
   const RotationRows rows{a_row, b_row, plain_s, plain_held, layout.row_blocks};
   rotation_lanes(lanes.a, lanes.b, lanes.s, lanes.held, m, kFull,
                  reinterpret_cast<float*>(out + 12), kStride / sizeof(float), rows);
-  if (other) {  // a keyed scale is not 1: every joint's scale is stored (the rest's are 1)
-    for (uint64_t bits = all & ~keyed; bits; bits &= bits - 1) {
-      const size_t i = static_cast<size_t>(std::countr_zero(bits));
-      lanes.scale[4 * i + 1] = lanes.scale[4 * i + 2] = lanes.scale[4 * i + 3] = 1.f;
+  if constexpr (kOutput) {
+    if (other) {  // a keyed scale is not 1: every joint's scale is stored (the rest's are 1)
+      for (uint64_t bits = all & ~keyed; bits; bits &= bits - 1) {
+        const size_t i = static_cast<size_t>(std::countr_zero(bits));
+        lanes.scale[4 * i + 1] = lanes.scale[4 * i + 2] = lanes.scale[4 * i + 3] = 1.f;
+      }
+      sink.scales(0, lanes.scale, m, other);
     }
-    sink.scales(0, lanes.scale, m, other);
+  } else {  // the image holds the other joints' scales
+    for (uint64_t bits = keyed; bits; bits &= bits - 1) {
+      const size_t i = static_cast<size_t>(std::countr_zero(bits));
+      sink.scales(i, lanes.scale + 4 * i, 1, 0);
+    }
   }
   if (cursor.key != hot.k) cursor.key = hot.k;
 }
@@ -281,10 +293,8 @@ template <SampleStore kStore, class Sink>
 void sample_all(const Clip& clip, float time, KeyCursor& cursor, std::span<const Transform> rest,
                 size_t joints, const Sink& sink, const ClipLayout* layout) {
   constexpr bool kFull = kStore == SampleStore::kFullLayer;
-  if constexpr (std::is_same_v<Sink, OutputSink>) {
-    if (layout && layout->rows && layout->rest == rest.data() && layout->joints == joints)
-      return sample_rows<kFull>(clip, time, cursor, rest, sink, *layout);
-  }
+  if (layout && layout->rows && layout->rest == rest.data() && layout->joints == joints)
+    return sample_rows<kFull>(clip, time, cursor, rest, sink, *layout);
   constexpr size_t kStride = Sink::kStride;
   char* const out = sink.out;
   Lanes lanes;
@@ -459,12 +469,15 @@ void ClipLayouts::make_rows(ClipLayout& l, size_t slot, std::span<const Transfor
   }
   for (int full = 0; full < 2; ++full) {
     OutputPose::Joint* image = images_[full][slot].data();
+    Transform* transforms = transform_images_[full][slot].data();
     for (size_t j = 0; j < rest.size(); ++j) {
-      const Vec3 t = rest[j].translation;
-      image[j].translation = full ? plus_zero(t) : t;
-      image[j].rotation = Quat::identity();  // written over by the sample
+      const Vec3 t = full ? plus_zero(rest[j].translation) : rest[j].translation;
+      // The rotations are written over by the sample.
+      image[j] = {t, Quat::identity()};
+      transforms[j] = {t, Quat::identity(), rest[j].scale};  // every one (1, 1, 1): + 0 keeps it
     }
     l.image[full] = image;
+    l.transforms[full] = transforms;
   }
   l.rows = rows.data();
   l.width = static_cast<uint32_t>(width);

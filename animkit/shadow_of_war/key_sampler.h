@@ -50,7 +50,8 @@ struct ClipLayout {
   // the identity), so rotation_lanes() reads a whole block of plain joints straight from two rows
   // instead of gathering them joint by joint (the same floats). `image` is joints [0, joints) of
   // an output pose as the rest pose `rest` leaves an unkeyed channel (raw, then + 0: kFullLayer),
-  // set only when every one of those joints' rest scales is exactly 1.
+  // `transforms` the same as Transforms; set only when every one of those joints' rest scales is
+  // exactly 1.
   static constexpr uint32_t kRowsAfterUses = 4;
   uint32_t uses = 0;
   uint32_t width = 0;  // 0: no rows
@@ -60,6 +61,7 @@ struct ClipLayout {
   const Transform* rest = nullptr;
   size_t joints = 0;
   const OutputPose::Joint* image[2] = {nullptr, nullptr};
+  const Transform* transforms[2] = {nullptr, nullptr};  // the same as Transforms
 };
 // A few clips' layouts per thread, read at a clip's first sample of a frame (no allocation once
 // the rows' storage has grown to the clips played).
@@ -76,6 +78,7 @@ class ClipLayouts {
   std::array<ClipLayout, 8> slots_{};
   std::array<std::vector<float>, 8> rows_;
   std::array<std::array<OutputPose::Joint, 64>, 8> images_[2];
+  std::array<std::array<Transform, 64>, 8> transform_images_[2];
   size_t next_ = 0;
 };
 

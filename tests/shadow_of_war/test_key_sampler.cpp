@@ -256,8 +256,8 @@ TEST(KeySampler, CrowdPosesMatchTheCoreJobs) {
 }
 
 // The rows path (ClipLayout rows, made at a clip's kRowsAfterUses-th sample of a frame): an
-// output pose sampled from the rows and the rest pose's image holds the floats of the gathered
-// path, on skeletons of 1 to 64 joints (blocks of 8 lanes full, partial and padded), for clips
+// output pose or Transforms sampled from the rows and the rest pose's image hold the floats of
+// the gathered path, on skeletons of 1 to 64 joints (blocks of 8 lanes full, partial and padded), for clips
 // with a keyed root, joints of other times, step and other interpolations, scale keys (1 and not
 // 1), fewer joints than the skeleton, and times before, at, between and after the keys (NaN).
 TEST(KeySampler, RowsGiveTheGatheredFloats) {
@@ -296,10 +296,16 @@ TEST(KeySampler, RowsGiveTheGatheredFloats) {
           KeyCursor c1, c2;
           OutputPose got;
           sample_pose(clip, time, c1, sk.rest, got, store, &layout);
-          std::vector<Transform> want(sk.num_joints());
+          std::vector<Transform> want(sk.num_joints()), rows(sk.num_joints());
           sample_pose(clip, time, c2, sk.rest, want, store);
+          KeyCursor c3;
+          sample_pose(clip, time, c3, sk.rest, rows, store, &layout);  // into Transforms
           EXPECT_TRUE(same_bits(got.transforms(), want))
               << clip.name << " " << joints << " joints, time " << time;
+          EXPECT_TRUE(same_bits(rows, want))
+              << clip.name << " " << joints << " joints, time " << time << " (Transforms)";
+          EXPECT_EQ(c1.key, c2.key);
+          EXPECT_EQ(c3.key, c2.key);
           ++compared;
         }
       }

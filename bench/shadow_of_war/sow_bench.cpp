@@ -11,8 +11,9 @@
 //                                      so machine load hits them alike: speed-up vs 1 thread
 //   BM_MachineReference                pure arithmetic on 1 vs 2 std::threads, same moment: the
 //                                      2-thread speed-up the machine's load leaves to anyone
-//   BM_CrowdBesideReferences/characters  in each iteration the fixed arithmetic and a 64 MB read
-//                                      on 1 and 2 threads, then a crowd frame on 1 and 2 threads:
+//   BM_CrowdBesideReferences/characters  in each iteration the fixed arithmetic (one chain, and
+//                                      32 independent chains: ref_wide_speedup_2t) and a 64 MB
+//                                      read on 1 and 2 threads, then a crowd frame on 1 and 2 threads:
 //                                      the crowd in characters per 16.7 ms beside the references
 //                                      and per reference unit, and the bytes of its own memory
 //                                      a character-frame reads and writes (issue 29)
@@ -154,6 +155,33 @@ double arithmetic_seconds(int threads, double& sink) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// The same fixed work as independent chains (32 at once): bound by the core's floating-point
+// throughput rather than by one chain's latency, so its 2-thread speed-up falls when the two
+// threads share a core's execution units (two vCPUs on one physical core), which the chained
+// reference cannot see.
+double wide_arithmetic(long steps) {
+  constexpr int kChains = 32;
+  double x[kChains];
+  for (int c = 0; c < kChains; ++c) x[c] = 1 + c * 1e-3;
+  for (long i = 0; i < steps / kChains; ++i)
+    for (int c = 0; c < kChains; ++c) x[c] = x[c] * 1.0000001 + 1e-9;
+  double sum = 0;
+  for (double v : x) sum += v;
+  return sum;
+}
+
+double wide_seconds(int threads, double& sink) {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<double> out(threads);
+  std::vector<std::thread> helpers;
+  for (int t = 1; t < threads; ++t)
+    helpers.emplace_back([&, t] { out[t] = wide_arithmetic(4 * kReferenceSteps); });
+  out[0] = wide_arithmetic(4 * kReferenceSteps);
+  for (auto& h : helpers) h.join();
+  for (double x : out) sink += x;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 // Seconds for `threads` threads to read their share of `buffer` (summing it) at once.
 double read_seconds(const std::vector<uint64_t>& buffer, int threads, uint64_t& sink) {
   const size_t share = buffer.size() / threads;
@@ -193,7 +221,8 @@ double streamed_bytes(const Scene& scene) {
 }
 
 // Each iteration runs, back to back so the machine's load hits them alike: the fixed arithmetic
-// on 1 and 2 threads, a 64 MB read on 1 and 2 threads, and one frame of the crowd on 1 thread
+// on 1 and 2 threads (one chain, then 32 independent chains: the wide one's speed-up also shows
+// two threads sharing one core's units), a 64 MB read on 1 and 2 threads, and one frame of the crowd on 1 thread
 // (0 workers) and on 2 (1 worker). Counters: the references (arithmetic steps per second and
 // the 2-thread speed-up, read bandwidth in GB/s), the crowd as characters per 16.7 ms on 1 and 2
 // threads, and the crowd per reference unit: characters per 16.7 ms for each 10^9 arithmetic
@@ -204,10 +233,11 @@ void BM_CrowdBesideReferences(benchmark::State& state) {
   CrowdRun runs[] = {{0, count}, {1, count}};
   std::vector<uint64_t> buffer(kBandwidthBytes / sizeof(uint64_t));
   for (size_t i = 0; i < buffer.size(); ++i) buffer[i] = i * 2654435761u;
-  double arith[2] = {}, read[2] = {}, crowd[2] = {}, sink = 0;
+  double arith[2] = {}, wide[2] = {}, read[2] = {}, crowd[2] = {}, sink = 0;
   uint64_t sum = 0;
   for (auto _ : state) {
     for (int t = 0; t < 2; ++t) arith[t] += arithmetic_seconds(t + 1, sink);
+    for (int t = 0; t < 2; ++t) wide[t] += wide_seconds(t + 1, sink);
     for (int t = 0; t < 2; ++t) read[t] += read_seconds(buffer, t + 1, sum);
     for (int t = 0; t < 2; ++t) {
       const auto t0 = std::chrono::steady_clock::now();
@@ -230,6 +260,7 @@ void BM_CrowdBesideReferences(benchmark::State& state) {
     state.counters["characters_per_GB_s" + th] = characters / gb_per_s;
   }
   state.counters["ref_speedup_2t"] = 2 * arith[0] / arith[1];
+  state.counters["ref_wide_speedup_2t"] = 2 * wide[0] / wide[1];
   state.counters["crowd_speedup_2t"] = crowd[0] / crowd[1];
   state.counters["streamed_bytes_per_character_frame"] = streamed_bytes(runs[1].scene);
 }

@@ -236,7 +236,8 @@ void Character::write_time(Tracker& t, const GraphTrack& g, bool looping) {
   if (!(d > 0.0)) {
     time = 0;
   } else if (looping) {
-    time = std::fmod(time, d);
+    // fmod(x, d) is x itself for x in [0, d): the usual case, without the call.
+    if (!(time >= 0.0 && time < d)) time = std::fmod(time, d);
     if (time < 0) time += d;
   } else {
     time = std::clamp(time, 0.0, d);

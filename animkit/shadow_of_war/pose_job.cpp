@@ -134,8 +134,10 @@ const OperationTable& default_operation_table() {
 
 void PoseJob::prepare(size_t max_entries) {
   const size_t n = skeleton ? skeleton->num_joints() : 0;
-  pose.resize(n);
-  sample.resize(n);
+  if (pose.size() != n || sample.size() != n) {  // a thread's first job, or another skeleton
+    pose.resize(n);
+    sample.resize(n);
+  }
   if (operations.capacity() < max_entries + 2) operations.reserve(max_entries + 2);
 }
 

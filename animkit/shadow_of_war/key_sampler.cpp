@@ -411,6 +411,9 @@ void sample_pose(const Clip& clip, float time, KeyCursor& cursor, std::span<cons
   sample_store(clip, time, cursor, rest, rest.size(), OutputSink(out), store, layout);
 }
 
+// Rows past this size are not made (a long clip: kept to the gather).
+constexpr size_t kMaxRowBytes = size_t{256} << 10;
+
 const ClipLayout& ClipLayouts::find(const Clip& clip, uint64_t frame,
                                     std::span<const Transform> rest) {
   for (size_t slot = 0; slot < slots_.size(); ++slot) {
@@ -445,14 +448,20 @@ const ClipLayout& ClipLayouts::find(const Clip& clip, uint64_t frame,
       continue;
     l.plain |= uint64_t{1} << j;
   }
+  // Room for these rows in every slot from the clip's first sample on, so that making them later
+  // (at any use count, in any slot) allocates nothing.
+  if (l.plain && !rest.empty() && rest.size() <= 64) {
+    const size_t floats = l.times->size() * (rest.size() + kRotationLanePad - 1) /
+                          kRotationLanePad * kRotationLanePad * 4;
+    if (floats * sizeof(float) <= kMaxRowBytes && floats > rows_[0].capacity())
+      reserve_rows(floats);
+  }
   return l;
 }
 
 // The rows of the plain joints and the rest pose's image (ClipLayout), for a pose of at most 64
-// joints; none when the rows would pass kMaxRowBytes (a long clip sampled by a few characters:
-// the gather is cheaper than the copy).
+// joints; none when the rows would pass kMaxRowBytes.
 void ClipLayouts::make_rows(ClipLayout& l, size_t slot, std::span<const Transform> rest) {
-  constexpr size_t kMaxRowBytes = size_t{256} << 10;
   if (!l.plain || rest.empty() || rest.size() > 64 || l.clip->joints.size() > rest.size()) return;
   const size_t keys = l.times->size();
   const size_t width = (rest.size() + kRotationLanePad - 1) / kRotationLanePad * kRotationLanePad;

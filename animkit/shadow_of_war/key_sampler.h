@@ -44,15 +44,16 @@ struct ClipLayout {
   uint64_t frame = 0;  // the frame it was read in (0: none)
   uint64_t plain = 0;  // bit j: joint j is plain
   const std::vector<float>* times = nullptr;  // the plain joints' rotation times
-  // Once a thread has sampled the clip kRowsAfterUses times in the frame (a crowd: the cost is
-  // shared by the characters playing it), its plain joints' rotations are copied key by key into
+  // Once a thread has sampled the clip kRowsAfterUses times in the frame (a crowd: the copy costs
+  // about as much as 15 samples save, and is shared by the characters playing it), its plain
+  // joints' rotations are copied key by key into
   // rows: key k's row holds lanes [0, width), lane j joint j's values[k] when j is plain (else
   // the identity), so rotation_lanes() reads a whole block of plain joints straight from two rows
   // instead of gathering them joint by joint (the same floats). `image` is joints [0, joints) of
   // an output pose as the rest pose `rest` leaves an unkeyed channel (raw, then + 0: kFullLayer),
   // `transforms` the same as Transforms; set only when every one of those joints' rest scales is
   // exactly 1.
-  static constexpr uint32_t kRowsAfterUses = 4;
+  static constexpr uint32_t kRowsAfterUses = 16;
   uint32_t uses = 0;
   uint32_t width = 0;  // 0: no rows
   const float* rows = nullptr;

@@ -331,7 +331,9 @@ TEST(KeySampler, RowsGiveTheGatheredFloats) {
 // joint's times replaced, an interpolation changed) play the edit on the next frame, every
 // character's pose bit for bit the core jobs' on the edited clips.
 TEST(KeySampler, ClipEditsBetweenFramesPlayOnTheNextFrame) {
-  Scene scene = scene_from_json(crowd_scenario(16, 0), ".", 1);
+  // Enough characters that each thread samples a clip past ClipLayout::kRowsAfterUses times in a
+  // frame: the edits must reach the rows too.
+  Scene scene = scene_from_json(crowd_scenario(96, 0), ".", 1);
   auto& cs = scene.crowd->characters();
   auto clip = [&](const char* name) { return const_cast<Clip*>(cs[0]->table()->find(name)); };
   Clip* idle = clip("orc_idle");
@@ -364,7 +366,7 @@ TEST(KeySampler, ClipEditsBetweenFramesPlayOnTheNextFrame) {
       ++checked;
     }
   }
-  EXPECT_EQ(checked, 16u * 240u);
+  EXPECT_EQ(checked, 96u * 240u);
 }
 
 // The output pose keeps every bit: scales of exactly 1 are left out and come back as 1, any

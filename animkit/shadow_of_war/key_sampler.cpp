@@ -124,6 +124,25 @@ struct Lanes {
   lanes.held[i] = 0;
 }
 
+// Lane i for a joint that is not plain: when its times hold the pair `hot` (so find() would keep
+// it) and SamplingJob would nlerp between its keys, the short path inline; otherwise
+// rotation_lane() from that pair, whose result becomes `hot` (p: the out-of-line paths' pair).
+[[gnu::always_inline]] inline void other_rotation_lane(const Track<Quat>& q, const Quat& rest,
+                                                       float time, Pair& hot, Pair& p,
+                                                       Lanes& lanes, size_t i) {
+  if (same_pair(q.times, time, hot, hot.lerp_keys) && q.interpolation == Interpolation::kNlerp) {
+    const Quat* v = q.values.data() + hot.k;
+    std::memcpy(lanes.a + 4 * i, v, sizeof(Quat));
+    std::memcpy(lanes.b + 4 * i, v + 1, sizeof(Quat));
+    lanes.s[i] = hot.s;
+    lanes.held[i] = 0;
+  } else {
+    p = hot;
+    rotation_lane(q, rest, time, p, lanes, i);
+    hot = p;
+  }
+}
+
 // Bits other than those of 1.0f in any component (0: the scale is exactly (1, 1, 1)).
 inline uint32_t not_one(const Vec3& v) {
   constexpr uint32_t kOne = 0x3f800000u;
@@ -246,18 +265,7 @@ void sample_rows(const Clip& clip, float time, KeyCursor& cursor, std::span<cons
                                     lanes.scale + 4 * i);
       keyed |= uint64_t{1} << i;
     }
-    const Track<Quat>& q = jt.rotation;
-    if (same_pair(q.times, time, hot, hot.lerp_keys) && q.interpolation == Interpolation::kNlerp) {
-      const Quat* v = q.values.data() + hot.k;
-      std::memcpy(lanes.a + 4 * i, v, sizeof(Quat));
-      std::memcpy(lanes.b + 4 * i, v + 1, sizeof(Quat));
-      lanes.s[i] = hot.s;
-      lanes.held[i] = 0;
-    } else {
-      p = hot;
-      rotation_lane(q, rest[i].rotation, time, p, lanes, i);
-      hot = p;
-    }
+    other_rotation_lane(jt.rotation, rest[i].rotation, time, hot, p, lanes, i);
   }
   for (size_t i = mk; i < m; ++i) lanes.hold(i, rest[i].rotation);
   // Lanes past m (padding) hold the rows' identity: computed, never stored.
@@ -350,20 +358,7 @@ void sample_all(const Clip& clip, float time, KeyCursor& cursor, std::span<const
       } else {
         other |= keyed_vectors<kFull>(jt, r, time, vectors, joint, lanes.scale + 4 * i);
       }
-      const Track<Quat>& q = jt.rotation;
-      // find() would keep the pair, and SamplingJob would nlerp between its keys.
-      if (same_pair(q.times, time, hot, hot.lerp_keys) &&
-          q.interpolation == Interpolation::kNlerp) {
-        const Quat* v = q.values.data() + hot.k;
-        std::memcpy(lanes.a + 4 * i, v, sizeof(Quat));
-        std::memcpy(lanes.b + 4 * i, v + 1, sizeof(Quat));
-        lanes.s[i] = hot.s;
-        lanes.held[i] = 0;
-      } else {
-        p = hot;
-        rotation_lane(q, r.rotation, time, p, lanes, i);
-        hot = p;
-      }
+      other_rotation_lane(jt.rotation, r.rotation, time, hot, p, lanes, i);
     }
     for (size_t i = mk; i < m; ++i) {
       const Transform& r = rest_pose[base + i];

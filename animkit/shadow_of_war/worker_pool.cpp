@@ -51,9 +51,12 @@ void publish(std::atomic<T>& flag, T value, const std::atomic<int>& sleepers) {
 
 // A job takes about a microsecond and the main thread queues one every ~0.1 us, so a thread
 // waiting inside a frame waits briefly: spin for tens of microseconds before sleeping (a wake-up
-// on this VM costs more). Between frames a worker sleeps soon, leaving the core to others.
+// on this VM costs more). Between frames a worker sleeps at once, leaving the core to others.
 constexpr int kFrameSpins = 8192;
-constexpr int kIdleSpins = 256;
+
+// The most jobs one take hands a thread: ~0.15 ms of characters, what a worker the OS
+// descheduled mid-run leaves for after it runs again.
+constexpr size_t kMaxRun = 256;
 
 }  // namespace
 
@@ -80,7 +83,8 @@ struct AnimJobThreadSystem::Impl {
   const Job* job = nullptr;
   const Ahead* ahead = nullptr;
   size_t count = 0;
-  size_t run_length = 1;  // jobs taken at once
+  size_t min_run = 1;      // the fewest jobs taken at once (while that many are left)
+  size_t share_divisor = 4;  // a take is at most 1/share_divisor of the jobs left
   bool stop = false;
   std::mutex error_mutex;
   std::exception_ptr error;  // of the lowest job index that threw: error_job
@@ -88,15 +92,20 @@ struct AnimJobThreadSystem::Impl {
   std::vector<std::thread> threads;
 
   static uint64_t pack(size_t front, size_t back) { return front | uint64_t{back} << 32; }
-  // Takes a run of up to run_length jobs from the front (or the back): [first, end), false when
-  // none is left.
+  // Takes a run of jobs from the front (or the back): [first, end), false when none is left.
+  // Guided runs: a share of what is left, between min_run and kMaxRun jobs, so a large frame
+  // needs few takes (each moves `untaken`'s line between the cores: 1,280 a frame at 20,480
+  // characters with runs of 16) and the runs shrink towards the end, where the threads must
+  // finish together.
   bool take(bool from_back, size_t& first, size_t& end) {
     uint64_t u = untaken.load(std::memory_order_relaxed);
     for (;;) {
       const size_t front = u & 0xffffffffu, back = u >> 32;
       if (front >= back) return false;
-      first = from_back ? back - std::min(run_length, back - front) : front;
-      end = from_back ? back : std::min(back, front + run_length);
+      const size_t run =
+          std::min(back - front, std::clamp((back - front) / share_divisor, min_run, kMaxRun));
+      first = from_back ? back - run : front;
+      end = from_back ? back : front + run;
       const uint64_t v = from_back ? pack(front, first) : pack(end, back);
       if (untaken.compare_exchange_weak(u, v, std::memory_order_relaxed)) return true;
     }
@@ -187,9 +196,10 @@ void AnimJobThreadSystem::begin(size_t count, const Job& job, const Ahead* ahead
   p.job = &job;
   p.ahead = ahead;
   p.count = count;
-  // Runs of about 1/8 of a thread's share, at most 16 jobs: few enough takes, small enough
-  // that a worker the OS descheduled holds up little of the frame.
-  p.run_length = std::clamp<size_t>(count / (8 * threads()), 1, 16);
+  // The last runs are about 1/8 of a thread's share, at most 16 jobs: small enough that the
+  // threads finish together.
+  p.min_run = std::clamp<size_t>(count / (8 * threads()), 1, 16);
+  p.share_divisor = 4 * threads();
   p.cancelled.store(false, std::memory_order_relaxed);
   p.ready.store(0, std::memory_order_relaxed);
   p.untaken.store(Impl::pack(0, count), std::memory_order_relaxed);

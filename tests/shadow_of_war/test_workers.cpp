@@ -48,7 +48,7 @@ bool same_bits(const std::vector<Transform>& a, const std::vector<Transform>& b)
 TEST(WorkerPool, EveryJobRunsOnceOnAValidThread) {
   for (int workers : {0, 1, 2, 4}) {
     AnimJobThreadSystem pool(workers);
-    for (size_t count : {0u, 1u, 2u, 17u, 1000u}) {
+    for (size_t count : {0u, 1u, 2u, 17u, 1000u, 9000u}) {  // 9,000: runs of 256, then fewer
       std::vector<std::atomic<int>> runs(count);
       std::atomic<bool> bad_thread{false};
       pool.run(count, [&](size_t i, size_t thread) {

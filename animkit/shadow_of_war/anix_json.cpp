@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <unordered_map>
 
 #include "animkit/core/error.h"
@@ -377,7 +378,14 @@ std::vector<T> list_of(const Json& j, const std::string& at, const char* key, F 
   const Json& a = array_at(j, at, key);
   std::vector<T> out;
   out.reserve(a.size());
-  for (size_t i = 0; i < a.size(); ++i) out.push_back(read(a[i], fmt::format("{}.{}[{}]", at, key, i)));
+  // One path string, its index rewritten per element: a million events cost no million strings.
+  std::string path = fmt::format("{}.{}[", at, key);
+  const size_t prefix = path.size();
+  for (size_t i = 0; i < a.size(); ++i) {
+    path.resize(prefix);
+    fmt::format_to(std::back_inserter(path), "{}]", i);
+    out.push_back(read(a[i], path));
+  }
   return out;
 }
 

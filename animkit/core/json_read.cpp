@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include <string>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "animkit/core/error.h"
 #include "animkit/core/limits.h"
@@ -125,36 +128,105 @@ bool parse_fast(std::string_view text, Json& result) {
 
 // ---- the exact path: nlohmann's SAX parser -------------------------------------------------------
 
-// nlohmann's own DOM builder (the one Json::parse uses, linear), with a depth count around it.
-// The callback parser used before re-scanned each closed container's parent for discarded
-// values: quadratic in the number of siblings (200,000 `{}` took 8.3 s).
+// nlohmann's SAX parser into our own DOM builder, with a depth count. nlohmann's builder
+// (json_sax_dom_parser) inserts each member into the object as its key is read: ordered_json
+// keeps members in a vector of pair<const string, Json>, whose move is not noexcept (the const
+// key is copied), so every time that vector grows it deep-copies the members already there, a
+// whole subtree each (a 117 MB dump of 1 M events was copied three times: 55 % of its parse).
+// Here an open object's members wait in a vector of movable pairs, and the object is made at its
+// close with its final size, each member moved once. A repeated key keeps its first place and
+// takes the last value, as nlohmann's builder (and the fast path above) has it.
 class DepthLimitedBuilder {
  public:
-  explicit DepthLimitedBuilder(Json& result) : dom_(result, true) {}
+  explicit DepthLimitedBuilder(Json& result) : result_(result) {}
 
-  bool null() { return dom_.null(); }
-  bool boolean(bool v) { return dom_.boolean(v); }
-  bool number_integer(Json::number_integer_t v) { return dom_.number_integer(v); }
-  bool number_unsigned(Json::number_unsigned_t v) { return dom_.number_unsigned(v); }
-  bool number_float(Json::number_float_t v, const std::string& s) { return dom_.number_float(v, s); }
-  bool string(std::string& v) { return dom_.string(v); }
-  bool binary(Json::binary_t& v) { return dom_.binary(v); }
-  bool key(std::string& v) { return dom_.key(v); }
-  bool start_object(size_t n) { return enter() && dom_.start_object(n); }
-  bool start_array(size_t n) { return enter() && dom_.start_array(n); }
-  bool end_object() { return --depth_, dom_.end_object(); }
-  bool end_array() { return --depth_, dom_.end_array(); }
+  bool null() { return put(Json(nullptr)); }
+  bool boolean(bool v) { return put(Json(v)); }
+  bool number_integer(Json::number_integer_t v) { return put(Json(v)); }
+  bool number_unsigned(Json::number_unsigned_t v) { return put(Json(v)); }
+  bool number_float(Json::number_float_t v, const std::string&) { return put(Json(v)); }
+  bool string(std::string& v) { return put(Json(std::move(v))); }
+  bool binary(Json::binary_t& v) { return put(Json(std::move(v))); }
+  bool key(std::string& k) {
+    Open& o = top();
+    o.slot = o.members.size();
+    if (o.members.size() <= kLinearKeys) {
+      for (size_t i = 0; i < o.members.size(); ++i)
+        if (o.members[i].first == k) o.slot = i;
+    } else {
+      if (o.index.empty())
+        for (size_t i = 0; i < o.members.size(); ++i) o.index.emplace(o.members[i].first, i);
+      if (auto it = o.index.find(k); it != o.index.end()) o.slot = it->second;
+    }
+    if (o.slot == o.members.size()) {
+      if (!o.index.empty()) o.index.emplace(k, o.slot);
+      o.members.emplace_back(std::move(k), Json());
+    }
+    return true;
+  }
+  bool start_object(size_t) {
+    enter().is_object = true;
+    return true;
+  }
+  bool start_array(size_t) {
+    enter().value = Json::array();
+    return true;
+  }
+  bool end_object() {
+    Open& o = top();
+    Json object = Json::object();
+    auto& members = object.get_ref<Json::object_t&>();
+    members.reserve(o.members.size());
+    for (auto& [k, v] : o.members) members.emplace_back(std::move(k), std::move(v));
+    o.members.clear();  // keeps its room for the next object at this depth
+    o.index.clear();
+    return close(std::move(object));
+  }
+  bool end_array() { return close(std::move(top().value)); }
   template <class Exception>
-  bool parse_error(size_t at, const std::string& token, const Exception& e) {
-    return dom_.parse_error(at, token, e);  // throws e
+  bool parse_error(size_t, const std::string&, const Exception& e) {
+    throw e;
   }
 
  private:
-  bool enter() {
-    if (++depth_ > kMaxJsonDepth) throw TooDeep{};
+  // A container being read: an array (its Json) or an object (its members so far, `slot` the
+  // one whose value comes next, `index` their places once there are more than kLinearKeys).
+  struct Open {
+    bool is_object = false;
+    Json value;
+    std::vector<std::pair<std::string, Json>> members;
+    size_t slot = 0;
+    std::unordered_map<std::string, size_t> index;
+  };
+
+  // The containers open are open_[0, depth_); the ones past it are kept for their room.
+  Open& enter() {
+    if (depth_ + 1 > kMaxJsonDepth) throw TooDeep{};
+    if (open_.size() == static_cast<size_t>(depth_)) open_.emplace_back();
+    Open& o = open_[static_cast<size_t>(depth_++)];
+    o.is_object = false;
+    return o;
+  }
+  Open& top() { return open_[static_cast<size_t>(depth_ - 1)]; }
+  // A finished value goes into the container open around it, or is the result.
+  bool put(Json&& v) {
+    if (depth_ == 0) {
+      result_ = std::move(v);
+    } else if (Open& o = top(); o.is_object) {
+      o.members[o.slot].second = std::move(v);
+    } else {
+      o.value.get_ref<Json::array_t&>().push_back(std::move(v));
+    }
     return true;
   }
-  nlohmann::detail::json_sax_dom_parser<Json> dom_;
+  bool close(Json&& v) {
+    Json done = std::move(v);
+    --depth_;
+    return put(std::move(done));
+  }
+
+  Json& result_;
+  std::vector<Open> open_;
   int depth_ = 0;
 };
 

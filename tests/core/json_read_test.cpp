@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <ctime>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -97,6 +98,48 @@ TEST(JsonRead, FastPathAgreesWithExactPath) {
   // a number too large for a double.
   for (const std::string text : {std::string("[\"a\x01z\"]"), std::string("[\"\xff\"]"), std::string("[1e400]")}) {
     EXPECT_THROW(parse_json(text, "t.json"), Error) << text;
+  }
+}
+
+// A JSON text of random values, with keys drawn from a few so that objects repeat them (also in
+// objects of more than 16 members, where the exact path indexes its keys).
+std::string random_json(std::mt19937& rng, int depth) {
+  const int kind = static_cast<int>(rng() % (depth > 4 ? 5 : 7));
+  switch (kind) {
+    case 0: return "null";
+    case 1: return rng() % 2 ? "true" : "false";
+    case 2: return std::to_string(static_cast<int64_t>(rng()) - 2'000'000'000);
+    case 3: return std::to_string(rng() % 1000) + "." + std::to_string(rng() % 1000) + "e-" + std::to_string(rng() % 5);
+    case 4: return "\"s" + std::to_string(rng() % 100) + "\\n\\u00e9\"";
+    case 5: {
+      std::string t = "[";
+      for (int i = 0, n = static_cast<int>(rng() % 6); i < n; ++i) t += (i ? "," : "") + random_json(rng, depth + 1);
+      return t + "]";
+    }
+    default: {
+      std::string t = "{";
+      const int n = static_cast<int>(rng() % 3 == 0 ? 10 + rng() % 30 : rng() % 6);
+      for (int i = 0; i < n; ++i)
+        t += (i ? ",\"k" : "\"k") + std::to_string(rng() % (n / 2 + 1)) + "\": " + random_json(rng, depth + 1);
+      return t + "}";
+    }
+  }
+}
+
+// The exact path is nlohmann's own parse (Json::parse), member order, repeated keys (first place,
+// last value) and number kinds included, on 2,000 random texts.
+TEST(JsonRead, ExactPathIsNlohmannsParse) {
+  std::mt19937 rng(29);
+  for (int i = 0; i < 2000; ++i) {
+    const std::string text = random_json(rng, 0);
+    SCOPED_TRACE(text);
+    const Json exact = parse_json_exact(text);
+    const Json reference = Json::parse(text);
+    ASSERT_EQ(exact.dump(), reference.dump());
+    ASSERT_EQ(exact, reference);
+  }
+  for (const char* text : {"[]", "{}", "[[], {}, [{}]]", "7", "\"x\"", "{\"a\": {\"a\": {}, \"a\": [1]}, \"b\": 2, \"a\": 3}"}) {
+    EXPECT_EQ(parse_json_exact(text).dump(), Json::parse(text).dump()) << text;
   }
 }
 
